@@ -1,0 +1,136 @@
+"""The seam between SPL-T's friendly :class:`State` and the packed arrays of the numba kernel.
+
+Everything that converts between the two lives here: playing one move with events, replaying an
+index list, random playouts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engines.contract import Step
+from engines.splt import kernel
+from engines.splt.events import (
+    BlockHalved,
+    BlocksExploded,
+    BoxesRefilled,
+    BoxFell,
+    BoxSplit,
+    PointBlocksCreated,
+    TurnScored,
+)
+from engines.splt.state import Box, Move, State
+
+
+def pack(state: State) -> tuple[np.ndarray, int]:
+    """The state's boxes as the kernel's int32 (MAX_BOXES, 5) array, and how many are in use."""
+    boxes = np.zeros((kernel.MAX_BOXES, 5), np.int32)
+    count = len(state.boxes)
+    if count:
+        boxes[:count] = [(b.x, b.y, b.w, b.h, b.points) for b in state.boxes]
+    return boxes, count
+
+
+def unpack_boxes(boxes: np.ndarray, count: int) -> tuple[Box, ...]:
+    return tuple(Box(*map(int, row)) for row in boxes[:count].tolist())
+
+
+def play(state: State, move: Move) -> Step:
+    """Play one split with the numba kernel and decode its event log."""
+    index = state.resolve(move)
+    boxes, count = pack(state)
+    owner = np.full((kernel.HEIGHT, kernel.WIDTH), -1, np.int16)
+    kernel.build_owner(boxes, count, owner)
+    log = np.zeros((kernel.LOG_ROWS, kernel.LOG_WIDTH), np.int32)
+    parts = np.zeros(5, np.int64)
+    count, n_log = kernel.turn(boxes, count, owner, state.splits, index, state.rules.flags(), log, parts)
+    scored = TurnScored(*(int(part) for part in parts))
+    new_state = State(
+        boxes=unpack_boxes(boxes, count),
+        score=state.score + scored.total,
+        splits=state.splits + 1,
+        rules=state.rules,
+    )
+    return Step(new_state, _decode_events(log[:n_log].tolist(), state.splits + 1) + (scored,))
+
+
+def _decode_events(rows: list[list[int]], split_number: int) -> tuple:
+    """Turn event-log rows into the reference path's events (consecutive rows of one kind that
+    belong together, such as cluster members, become one event)."""
+    events: list = []
+    pending: list[Box] = []
+    pending_kind = 0
+    pending_late = 0
+
+    def flush() -> None:
+        nonlocal pending
+        if not pending:
+            return
+        if pending_kind == kernel.EVENT_CREATED:
+            events.append(PointBlocksCreated(tuple(pending), split_number, late=bool(pending_late)))
+        elif pending_kind == kernel.EVENT_EXPLODED:
+            events.append(BlocksExploded(tuple(pending), sum(b.area for b in pending)))
+        elif pending_kind == kernel.EVENT_REFILLED:
+            events.append(BoxesRefilled(tuple(pending)))
+        pending = []
+
+    for kind, x, y, w, h, a, b, _ in rows:
+        grouped = kind in (kernel.EVENT_CREATED, kernel.EVENT_EXPLODED, kernel.EVENT_REFILLED)
+        if not grouped or kind != pending_kind or (kind == kernel.EVENT_CREATED and b != pending_late):
+            flush()
+        if kind == kernel.EVENT_SPLIT:
+            box = Box(x, y, w, h)
+            if a == 0:
+                halves = (Box(x, y, w, h // 2), Box(x, y + h // 2, w, h // 2))
+            else:
+                halves = (Box(x, y, w // 2, h), Box(x + w // 2, y, w // 2, h))
+            events.append(BoxSplit(box, "H" if a == 0 else "V", *halves))
+        elif kind == kernel.EVENT_CREATED:
+            pending.append(Box(x, y, w, h))
+            pending_late = b
+        elif kind == kernel.EVENT_EXPLODED:
+            pending.append(Box(x, y, w, h, a))
+        elif kind == kernel.EVENT_REFILLED:
+            pending.append(Box(x, y, w, h))
+        elif kind == kernel.EVENT_FELL:
+            events.append(BoxFell(Box(x, y, w, h, b), Box(x, a, w, h, b)))
+        elif kind == kernel.EVENT_HALVED:
+            events.append(BlockHalved(Box(x, y, w, h, b), a, b, a - b))
+        pending_kind = kind
+    flush()
+    return tuple(events)
+
+
+def replay_indices(state: State, indices: list[int]) -> tuple[State, list[int], int]:
+    """Play box-list indices from ``state`` in the kernel.
+
+    Returns (state after the legal prefix, score after each of those splits, number played);
+    fewer played than given means the next index is illegal there (the caller explains why).
+    """
+    boxes, count = pack(state)
+    moves = np.asarray(indices, dtype=np.int64)
+    scores = np.zeros(len(indices), np.int64)
+    played, count = kernel.replay_indices(boxes, count, state.splits, state.rules.flags(), moves, scores)
+    played = int(played)
+    score_after = [state.score + int(s) for s in scores[:played]]
+    final = State(
+        boxes=unpack_boxes(boxes, count),
+        score=score_after[-1] if played else state.score,
+        splits=state.splits + played,
+        rules=state.rules,
+    )
+    return final, score_after, played
+
+
+def random_playouts(state: State, games: int, seed: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """Play ``games`` uniformly random games from ``state`` in the kernel.
+
+    Returns (final split count per game, score gained per game, total splits played).
+    """
+    boxes, count = pack(state)
+    lengths = np.zeros(games, np.int64)
+    scores = np.zeros(games, np.int64)
+    total = kernel.random_playouts(
+        boxes, count, state.splits, state.rules.flags(), games, seed, lengths, scores
+    )
+    return lengths, scores, int(total)

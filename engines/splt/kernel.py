@@ -1,0 +1,438 @@
+"""The numba SPL-T turn and the loops built on it (random playouts, index replays).
+
+Packed state: ``boxes`` is an int32 array (MAX_BOXES, 5) of x, y, w, h, points in box-list order,
+the first ``count`` rows in use; ``owner`` is an int16 (16, 8) grid of box indices, -1 for a void.
+Every function here is jitted and they call only each other, so numba's cache stays valid.
+
+A turn can write an event log (int32 rows of LOG_WIDTH) that ``engines.splt.fast`` turns into the
+same events as the reference path; pass a zero-row log to skip recording.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engines.jit import kernel
+
+WIDTH = 8
+HEIGHT = 16
+MAX_BOXES = 128
+X, Y, W, H, P = 0, 1, 2, 3, 4
+
+# Rule option bits (engines.splt.state.Rules.flags).
+STALE_CLUSTER_CONVERSION = 1
+UNCONDITIONAL_REFILL = 2
+ALWAYS_LATE_CLUSTERS = 4
+
+# Event log rows: kind, x, y, w, h, a, b, 0.
+LOG_WIDTH = 8
+LOG_ROWS = 8 * MAX_BOXES
+EVENT_SPLIT = 1  # box before the split; a = 0 for H, 1 for V
+EVENT_CREATED = 2  # a cluster member; a = value after the countdown, b = 1 if late
+EVENT_EXPLODED = 3  # a removed block; a = its points (1)
+EVENT_FELL = 4  # position before the fall; a = new y, b = points
+EVENT_REFILLED = 5  # a new plain box
+EVENT_HALVED = 6  # final position; a = value before, b = value after
+
+# Score parts of a turn, in the order of engines.splt.events.TurnScored.
+PART_SPLIT, PART_COUNTDOWN, PART_EXPLOSIONS, PART_HALVINGS, PART_LATE = range(5)
+
+
+@kernel
+def paint(owner, boxes, index, value):
+    for cy in range(boxes[index, Y], boxes[index, Y] + boxes[index, H]):
+        for cx in range(boxes[index, X], boxes[index, X] + boxes[index, W]):
+            owner[cy, cx] = value
+
+
+@kernel
+def build_owner(boxes, count, owner):
+    owner[:, :] = -1
+    for index in range(count):
+        paint(owner, boxes, index, index)
+
+
+@kernel
+def can_split(boxes, index, splits):
+    if boxes[index, P] != 0:
+        return False
+    if splits % 2 == 0:
+        return boxes[index, H] >= 2
+    return boxes[index, W] >= 2
+
+
+@kernel
+def list_legal(boxes, count, splits, out):
+    """Write the indices of the splittable boxes into ``out``; return how many."""
+    found = 0
+    for index in range(count):
+        if can_split(boxes, index, splits):
+            out[found] = index
+            found += 1
+    return found
+
+
+@kernel
+def log_row(log, n_log, kind, x, y, w, h, a, b):
+    if log.shape[0] == 0:
+        return n_log
+    log[n_log, 0] = kind
+    log[n_log, 1] = x
+    log[n_log, 2] = y
+    log[n_log, 3] = w
+    log[n_log, 4] = h
+    log[n_log, 5] = a
+    log[n_log, 6] = b
+    log[n_log, 7] = 0
+    return n_log + 1
+
+
+@kernel
+def equal_plain_at(boxes, owner, x, y, w, h):
+    """Index of the plain w x h box whose top-left cell is (x, y), or -1."""
+    if x < 0 or y < 0 or x >= WIDTH or y >= HEIGHT:
+        return -1
+    index = owner[y, x]
+    if index < 0:
+        return -1
+    if boxes[index, P] != 0 or boxes[index, X] != x or boxes[index, Y] != y:
+        return -1
+    if boxes[index, W] != w or boxes[index, H] != h:
+        return -1
+    return index
+
+
+@kernel
+def mark_square(boxes, owner, x, y, w, h, member):
+    """Mark the four boxes of a 2x2 group of equal plain w x h boxes with top-left at (x, y)."""
+    a = equal_plain_at(boxes, owner, x, y, w, h)
+    if a < 0:
+        return
+    b = equal_plain_at(boxes, owner, x + w, y, w, h)
+    if b < 0:
+        return
+    c = equal_plain_at(boxes, owner, x, y + h, w, h)
+    if c < 0:
+        return
+    d = equal_plain_at(boxes, owner, x + w, y + h, w, h)
+    if d < 0:
+        return
+    member[a] = 1
+    member[b] = 1
+    member[c] = 1
+    member[d] = 1
+
+
+@kernel
+def mark_squares_containing(boxes, owner, index, member):
+    x = boxes[index, X]
+    y = boxes[index, Y]
+    w = boxes[index, W]
+    h = boxes[index, H]
+    mark_square(boxes, owner, x, y, w, h, member)
+    mark_square(boxes, owner, x - w, y, w, h, member)
+    mark_square(boxes, owner, x, y - h, w, h, member)
+    mark_square(boxes, owner, x - w, y - h, w, h, member)
+
+
+@kernel
+def mark_squares_anywhere(boxes, owner, count, only_w, only_h, member):
+    """Mark every 2x2 group of equal plain boxes (of size only_w x only_h when they are > 0)."""
+    for index in range(count):
+        if boxes[index, P] != 0:
+            continue
+        if only_w > 0 and (boxes[index, W] != only_w or boxes[index, H] != only_h):
+            continue
+        mark_square(boxes, owner, boxes[index, X], boxes[index, Y], boxes[index, W], boxes[index, H], member)
+
+
+@kernel
+def fall_distance(boxes, owner, index):
+    bottom = boxes[index, Y] + boxes[index, H]
+    distance = HEIGHT - bottom
+    for column in range(boxes[index, X], boxes[index, X] + boxes[index, W]):
+        run = 0
+        while bottom + run < HEIGHT and owner[bottom + run, column] < 0:
+            run += 1
+        if run < distance:
+            distance = run
+        if distance == 0:
+            return 0
+    return distance
+
+
+@kernel
+def largest_power_of_two_at_most(value):
+    power = 1
+    while power * 2 <= value:
+        power *= 2
+    return power
+
+
+@kernel
+def refill(boxes, count, owner, anything_moved, destroyed_rows, unconditional, log, n_log):
+    """Spec 1.6. ``destroyed_rows`` is a bit mask of rows. Returns (count, n_log)."""
+    counts = np.zeros(WIDTH, np.int32)
+    only_destroyed = (not anything_moved) and destroyed_rows != 0 and not unconditional
+    for column in range(WIDTH):
+        depth = 0
+        while depth < HEIGHT and owner[depth, column] < 0:
+            if only_destroyed and (destroyed_rows >> depth) & 1 == 0:
+                break
+            depth += 1
+        counts[column] = depth
+    while True:
+        start = -1
+        for column in range(WIDTH):
+            if counts[column] > 0:
+                start = column
+                break
+        if start < 0:
+            break
+        end = start
+        while end + 1 < WIDTH and counts[end + 1] > 0:
+            end += 1
+        if start == end:
+            counts[start] = 0
+            continue
+        depth = 0
+        for column in range(start, end + 1):
+            if counts[column] > depth:
+                depth = counts[column]
+        valley = start
+        while counts[valley] != depth:
+            valley += 1
+        valley_end = valley
+        while valley_end + 1 <= end and counts[valley_end + 1] == depth:
+            valley_end += 1
+        width = largest_power_of_two_at_most(valley_end - valley + 1)
+        if width == 1:
+            counts[valley] -= 1
+            continue
+        if depth % 2 == 1:
+            for column in range(valley, valley + width):
+                counts[column] -= 1
+            continue
+        height = largest_power_of_two_at_most(depth)
+        landing = HEIGHT
+        for column in range(valley, valley + width):
+            row = 0
+            while row < HEIGHT and owner[row, column] < 0:
+                row += 1
+            if row < landing:
+                landing = row
+        boxes[count, X] = valley
+        boxes[count, Y] = landing - height
+        boxes[count, W] = width
+        boxes[count, H] = height
+        boxes[count, P] = 0
+        paint(owner, boxes, count, count)
+        n_log = log_row(log, n_log, EVENT_REFILLED, valley, landing - height, width, height, 0, 0)
+        count += 1
+        for column in range(valley, valley + width):
+            counts[column] -= height
+    return count, n_log
+
+
+@kernel
+def turn(boxes, count, owner, splits, index, flags, log, parts):
+    """Play one split (spec 1.3) of the legal box ``index`` in place.
+
+    ``parts`` (int64[5]) receives the score by part; returns (new count, event rows written).
+    """
+    n_log = 0
+    for part in range(5):
+        parts[part] = 0
+    split_number = splits + 1
+    member = np.zeros(MAX_BOXES, np.int8)
+
+    # 1. Split.
+    x = boxes[index, X]
+    y = boxes[index, Y]
+    w = boxes[index, W]
+    h = boxes[index, H]
+    second = count
+    if splits % 2 == 0:
+        n_log = log_row(log, n_log, EVENT_SPLIT, x, y, w, h, 0, 0)
+        boxes[index, H] = h // 2
+        boxes[second, X] = x
+        boxes[second, Y] = y + h // 2
+        boxes[second, W] = w
+        boxes[second, H] = h // 2
+    else:
+        n_log = log_row(log, n_log, EVENT_SPLIT, x, y, w, h, 1, 0)
+        boxes[index, W] = w // 2
+        boxes[second, X] = x + w // 2
+        boxes[second, Y] = y
+        boxes[second, W] = w // 2
+        boxes[second, H] = h
+    boxes[second, P] = 0
+    count += 1
+    paint(owner, boxes, second, second)
+
+    # 2. Clusters from the split.
+    if flags & STALE_CLUSTER_CONVERSION:
+        mark_squares_anywhere(boxes, owner, count, boxes[second, W], boxes[second, H], member)
+    else:
+        mark_squares_containing(boxes, owner, index, member)
+        mark_squares_containing(boxes, owner, second, member)
+    for box in range(count):
+        if member[box]:
+            boxes[box, P] = split_number + 1
+            n_log = log_row(
+                log, n_log, EVENT_CREATED, boxes[box, X], boxes[box, Y], boxes[box, W], boxes[box, H], split_number, 0
+            )
+
+    # 3. Countdown and 4. destruction (survivors keep their order).
+    destroyed_rows = 0
+    kept = 0
+    for box in range(count):
+        if boxes[box, P] > 0:
+            parts[PART_COUNTDOWN] += 1
+            if boxes[box, P] == 1:
+                parts[PART_EXPLOSIONS] += boxes[box, W] * boxes[box, H]
+                for row in range(boxes[box, Y], boxes[box, Y] + boxes[box, H]):
+                    destroyed_rows |= 1 << row
+                n_log = log_row(
+                    log, n_log, EVENT_EXPLODED, boxes[box, X], boxes[box, Y], boxes[box, W], boxes[box, H], 1, 0
+                )
+                continue
+            boxes[box, P] -= 1
+        if kept != box:
+            for field in range(5):
+                boxes[kept, field] = boxes[box, field]
+        kept += 1
+    if kept != count:
+        count = kept
+        build_owner(boxes, count, owner)
+
+    # 5. Falling, in list-order passes until nothing moves.
+    origin_y = np.full(MAX_BOXES, -1, np.int32)
+    anything_moved = False
+    moved = True
+    while moved:
+        moved = False
+        for box in range(count):
+            distance = fall_distance(boxes, owner, box)
+            if distance > 0:
+                if origin_y[box] < 0:
+                    origin_y[box] = boxes[box, Y]
+                paint(owner, boxes, box, -1)
+                boxes[box, Y] += distance
+                paint(owner, boxes, box, box)
+                moved = True
+                anything_moved = True
+    if anything_moved and log.shape[0] > 0:
+        for box in range(count):
+            if origin_y[box] >= 0:
+                n_log = log_row(
+                    log, n_log, EVENT_FELL, boxes[box, X], origin_y[box], boxes[box, W], boxes[box, H],
+                    boxes[box, Y], boxes[box, P],
+                )
+
+    # 6. Refill.
+    count, n_log = refill(
+        boxes, count, owner, anything_moved, destroyed_rows, flags & UNCONDITIONAL_REFILL != 0, log, n_log
+    )
+
+    # 7. Late clusters.
+    if anything_moved or flags & ALWAYS_LATE_CLUSTERS:
+        member[:] = 0
+        mark_squares_anywhere(boxes, owner, count, 0, 0, member)
+        for box in range(count):
+            if member[box]:
+                boxes[box, P] = split_number
+                parts[PART_LATE] += 1
+                n_log = log_row(
+                    log, n_log, EVENT_CREATED, boxes[box, X], boxes[box, Y], boxes[box, W], boxes[box, H],
+                    split_number, 1,
+                )
+
+    # 8. Halving of point blocks that fell (late-cluster members were plain when they moved).
+    if anything_moved:
+        for box in range(count):
+            if origin_y[box] >= 0 and boxes[box, P] > 1 and member[box] == 0:
+                value = boxes[box, P]
+                boxes[box, P] = value // 2
+                parts[PART_HALVINGS] += value - value // 2
+                n_log = log_row(
+                    log, n_log, EVENT_HALVED, boxes[box, X], boxes[box, Y], boxes[box, W], boxes[box, H],
+                    value, value // 2,
+                )
+
+    parts[PART_SPLIT] = 1
+    return count, n_log
+
+
+@kernel
+def is_over(boxes, count, splits):
+    for index in range(count):
+        if can_split(boxes, index, splits):
+            return False
+    return True
+
+
+@kernel
+def next_random(rng_state):
+    """xorshift64*: a small, fast generator owned by the caller (rng_state is uint64[1])."""
+    value = rng_state[0]
+    value ^= value >> np.uint64(12)
+    value ^= value << np.uint64(25)
+    value ^= value >> np.uint64(27)
+    rng_state[0] = value
+    return value * np.uint64(2685821657736338717)
+
+
+@kernel
+def random_playouts(start_boxes, start_count, start_splits, flags, games, seed, lengths, scores):
+    """Play ``games`` uniformly random games from a packed position; write each game's final
+    split count and score. Returns the total number of splits played."""
+    boxes = np.zeros((MAX_BOXES, 5), np.int32)
+    owner = np.full((HEIGHT, WIDTH), -1, np.int16)
+    legal = np.zeros(MAX_BOXES, np.int32)
+    parts = np.zeros(5, np.int64)
+    no_log = np.zeros((0, LOG_WIDTH), np.int32)
+    rng_state = np.zeros(1, np.uint64)
+    rng_state[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(1)
+    total = 0
+    for game in range(games):
+        boxes[:start_count, :] = start_boxes[:start_count, :]
+        count = start_count
+        splits = start_splits
+        score = 0
+        build_owner(boxes, count, owner)
+        while True:
+            n_legal = list_legal(boxes, count, splits, legal)
+            if n_legal == 0:
+                break
+            choice = legal[next_random(rng_state) % np.uint64(n_legal)]
+            count, _ = turn(boxes, count, owner, splits, choice, flags, no_log, parts)
+            splits += 1
+            total += 1
+            for part in range(5):
+                score += parts[part]
+        lengths[game] = splits
+        scores[game] = score
+    return total
+
+
+@kernel
+def replay_indices(boxes, count, splits, flags, indices, scores_after):
+    """Play box-list indices from a packed position in place, writing the score gained after
+    each split into ``scores_after`` (cumulative from 0). Stops at the first illegal index and
+    returns (moves played, count): moves played < len(indices) means indices[moves] is illegal."""
+    owner = np.full((HEIGHT, WIDTH), -1, np.int16)
+    build_owner(boxes, count, owner)
+    parts = np.zeros(5, np.int64)
+    no_log = np.zeros((0, LOG_WIDTH), np.int32)
+    score = 0
+    for move in range(indices.shape[0]):
+        index = indices[move]
+        if index < 0 or index >= count or not can_split(boxes, index, splits):
+            return move, count
+        count, _ = turn(boxes, count, owner, splits, index, flags, no_log, parts)
+        splits += 1
+        for part in range(5):
+            score += parts[part]
+        scores_after[move] = score
+    return indices.shape[0], count

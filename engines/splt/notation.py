@@ -1,0 +1,384 @@
+"""SPL-T text forms: moves, positions and sequence files.
+
+Moves
+    ``x,y,w,h`` -- the box split, as it was before the split (``x,y`` alone is accepted when
+    reading). Orientation is never written: it follows from the move number.
+
+Positions, one line (keeps box-list order; used for the clipboard and in sequence files)::
+
+    splits=10 score=98 | 0,8,8,8 4,0,4,4:5 0,0,4,4:5 ...
+
+    Header ``key=value`` tokens (``splits``, ``score``, ``rules`` = comma-separated option names)
+    before the bar, then every box as ``x,y,w,h`` or ``x,y,w,h:points``. Cells no box covers are
+    voids.
+
+Positions, diagram (what ``str(state)`` prints; boxes are read in reading order)::
+
+    splits=5 score=9
+    o - - -  5 -  5 -
+    | + + +  | +  | +
+    ...            (16 rows of 8 cells)
+
+    A cell is ``o`` (top-left cell of a plain box), a number (top-left cell of a point block),
+    ``-`` (same box as the cell to its left), ``|`` (same box as the cell above), ``+`` (inside a
+    box, same as the cells above and to the left) or ``.`` (void).
+
+Sequence files
+    *Index lists* as players share them (josh-holder/SPLT): ``[0, 1, 1, 3, ...]``, brackets
+    optional, each number the 0-based place in the box list of the box to split.
+    *Kibitz geometric files*: a ``# kibitz splt sequence`` first line, comment lines starting
+    with ``#``, an optional ``start: <one-line position>`` line, then move tokens separated by
+    whitespace; a line may begin with a move-number label ``N.`` which must match.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from engines.contract import Line
+from engines.errors import IllegalMoveError, KibitzInputError, NotationError
+from engines.splt.state import HEIGHT, WIDTH, Box, Move, Rules, State, validate_boxes
+
+GEOMETRIC_HEADER = "# kibitz splt sequence"
+GEOMETRIC_EXPLANATION = (
+    "# each move is the box split, x,y,w,h before the split (x right, y down, 0-based);\n"
+    "# the split is horizontal on odd move numbers and vertical on even ones"
+)
+MOVES_PER_LINE = 10
+
+_INT = r"-?\d+"
+_MOVE_RE = re.compile(rf"^\s*[\(\[]?\s*({_INT})\s*,\s*({_INT})\s*(?:,\s*({_INT})\s*,\s*({_INT})\s*)?[\)\]]?\s*$")
+_BOX_RE = re.compile(rf"^({_INT}),({_INT}),({_INT}),({_INT})(?::({_INT}))?$")
+_RULE_NAMES = [field.name for field in dataclasses.fields(Rules)]
+
+
+# -- moves -----------------------------------------------------------------------------------------
+def move_text(move: Move) -> str:
+    return str(move)
+
+
+def parse_move(text: str) -> Move:
+    """Read ``x,y`` or ``x,y,w,h`` (parentheses or brackets and spaces allowed)."""
+    match = _MOVE_RE.match(text)
+    if not match:
+        raise NotationError("a move is x,y or x,y,w,h (the box to split)", token=text)
+    x, y, w, h = (None if group is None else int(group) for group in match.groups())
+    return Move(x, y, w, h)
+
+
+# -- positions -----------------------------------------------------------------------------------
+def board_text(state: State) -> str:
+    """The one-line form of a position, boxes in list order."""
+    header = [f"splits={state.splits}", f"score={state.score}"]
+    if state.rules.names():
+        header.append("rules=" + ",".join(state.rules.names()))
+    boxes = [_box_token(box) for box in state.boxes]
+    return " ".join(header + ["|"] + boxes)
+
+
+def _box_token(box: Box) -> str:
+    text = f"{box.x},{box.y},{box.w},{box.h}"
+    return f"{text}:{box.points}" if box.points else text
+
+
+def board_diagram(state: State) -> str:
+    """The multi-line picture of a position (see the module docstring)."""
+    cells = [["."] * WIDTH for _ in range(HEIGHT)]
+    for box in state.boxes:
+        for cx, cy in box.cells():
+            if (cx, cy) == (box.x, box.y):
+                cells[cy][cx] = str(box.points) if box.points else "o"
+            elif cy == box.y:
+                cells[cy][cx] = "-"
+            elif cx == box.x:
+                cells[cy][cx] = "|"
+            else:
+                cells[cy][cx] = "+"
+    width = max(len(token) for row in cells for token in row)
+    header = board_text(state).split(" | ")[0].split(" |")[0]
+    rows = [" ".join(token.rjust(width) for token in row).rstrip() for row in cells]
+    return "\n".join([header] + rows)
+
+
+def parse_board(text: str) -> State:
+    """Read a position in either form (one line, or a diagram of 16 rows)."""
+    lines = [
+        (number, line)
+        for number, line in enumerate(text.splitlines(), start=1)
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    if not lines:
+        raise NotationError("empty position text")
+    if len(lines) == 1:
+        return _parse_one_line(lines[0][1], lines[0][0])
+    return _parse_diagram(lines)
+
+
+def _parse_header(tokens: list[tuple[str, int]], line: int) -> tuple[int, int, Rules]:
+    values = {"splits": 0, "score": 0}
+    rules = Rules()
+    for token, column in tokens:
+        key, sep, value = token.partition("=")
+        if not sep:
+            raise NotationError("expected key=value (splits=, score= or rules=)", line=line, column=column, token=token)
+        if key in values:
+            if not re.fullmatch(r"\d+", value):
+                raise NotationError(f"{key} must be a whole number", line=line, column=column, token=token)
+            values[key] = int(value)
+        elif key == "rules":
+            names = [name for name in value.split(",") if name]
+            unknown = [name for name in names if name not in _RULE_NAMES]
+            if unknown:
+                raise NotationError(
+                    f"unknown rule option {unknown[0]!r}; known: {', '.join(_RULE_NAMES)}",
+                    line=line, column=column, token=token,
+                )
+            rules = Rules(**{name: True for name in names})
+        else:
+            raise NotationError(f"unknown key {key!r}; known: splits, score, rules", line=line, column=column, token=token)
+    return values["splits"], values["score"], rules
+
+
+def _tokens(line: str) -> list[tuple[str, int]]:
+    """Whitespace-separated tokens with their 1-based columns."""
+    return [(match.group(), match.start() + 1) for match in re.finditer(r"\S+", line)]
+
+
+def _parse_one_line(line: str, line_number: int = 1) -> State:
+    tokens = _tokens(line)
+    bars = [i for i, (token, _) in enumerate(tokens) if token == "|"]
+    if not bars:
+        raise NotationError(
+            "a one-line position is 'splits=N score=S | x,y,w,h x,y,w,h:points ...'", line=line_number
+        )
+    splits, score, rules = _parse_header(tokens[: bars[0]], line_number)
+    boxes = []
+    for token, column in tokens[bars[0] + 1 :]:
+        match = _BOX_RE.match(token)
+        if not match:
+            raise NotationError(
+                "a box is x,y,w,h or x,y,w,h:points", line=line_number, column=column, token=token
+            )
+        x, y, w, h, points = match.groups()
+        boxes.append(Box(int(x), int(y), int(w), int(h), int(points or 0)))
+    return _checked_state(tuple(boxes), score, splits, rules, line_number)
+
+
+def _parse_diagram(lines: list[tuple[int, str]]) -> State:
+    header_line = lines[0]
+    if "=" in header_line[1]:
+        splits, score, rules = _parse_header(_tokens(header_line[1]), header_line[0])
+        lines = lines[1:]
+    else:
+        splits, score, rules = 0, 0, Rules()
+    if len(lines) != HEIGHT:
+        raise NotationError(f"a diagram has {HEIGHT} rows of {WIDTH} cells; found {len(lines)} rows")
+    grid: list[list[tuple[str, int, int]]] = []
+    for line_number, line in lines:
+        row = [(token, line_number, column) for token, column in _tokens(line)]
+        if len(row) != WIDTH:
+            raise NotationError(f"a diagram row has {WIDTH} cells; found {len(row)}", line=line_number)
+        grid.append(row)
+
+    owner: list[list[Box | None]] = [[None] * WIDTH for _ in range(HEIGHT)]
+    boxes = []
+    for y in range(HEIGHT):
+        for x in range(WIDTH):
+            token, line_number, column = grid[y][x]
+            where = {"line": line_number, "column": column, "token": token}
+            if token == ".":
+                continue
+            if token == "o" or token.isdigit():
+                w = 1
+                while x + w < WIDTH and grid[y][x + w][0] == "-":
+                    w += 1
+                h = 1
+                while y + h < HEIGHT and grid[y + h][x][0] == "|":
+                    h += 1
+                box = Box(x, y, w, h, 0 if token == "o" else int(token))
+                for cx, cy in box.cells():
+                    expected = "+" if cx > x and cy > y else None
+                    if expected and grid[cy][cx][0] != expected:
+                        inner = grid[cy][cx]
+                        raise NotationError(
+                            f"cell ({cx},{cy}) is inside box {box.label()} and must be '+'",
+                            line=inner[1], column=inner[2], token=inner[0],
+                        )
+                    owner[cy][cx] = box
+                boxes.append(box)
+            elif token in "-|+":
+                if owner[y][x] is None:
+                    direction = {"-": "left", "|": "above", "+": "above and to the left"}[token]
+                    raise NotationError(
+                        f"cell ({x},{y}) says it belongs to the box {direction}, but there is none", **where
+                    )
+            else:
+                raise NotationError("a diagram cell is o, a number, -, |, + or .", **where)
+    return _checked_state(tuple(boxes), score, splits, rules, None)
+
+
+def _checked_state(boxes: tuple[Box, ...], score: int, splits: int, rules: Rules, line: int | None) -> State:
+    """Build a state, refusing boards the game cannot show."""
+    problem = validate_boxes(boxes) or _impossible(boxes, splits)
+    if problem:
+        raise NotationError(problem, line=line)
+    return State(boxes=boxes, score=score, splits=splits, rules=rules)
+
+
+def _impossible(boxes: tuple[Box, ...], splits: int) -> str | None:
+    covered = {cell for box in boxes for cell in box.cells()}
+    for box in boxes:
+        if box.points > splits:
+            return f"point block {box.label()} shows {box.points} but only {splits} splits were made"
+        if box.bottom < HEIGHT and not any((cx, box.bottom) in covered for cx in range(box.x, box.right)):
+            return f"box {box.label()} has nothing under it and would fall"
+    return None
+
+
+# -- sequence files -----------------------------------------------------------------------------
+def looks_like_index_list(text: str) -> bool:
+    """Whether a sequence text is an index list (as opposed to a Kibitz geometric file): no
+    comment or ``start:`` line, and list punctuation (brackets or comma-space) or one number."""
+    body = text.strip()
+    if not body or body.startswith("#") or "start:" in body:
+        return False
+    return body.startswith("[") or ", " in body or bool(re.fullmatch(r"\d+", body))
+
+
+def _index_tokens(text: str, source: str | None) -> list[tuple[int, str, int, int]]:
+    """(value, token, line, column) of each number of an index list, with precise errors."""
+    body_start = len(text) - len(text.lstrip())
+    body = text.strip()
+    opened = body.startswith("[")
+    closed = body.endswith("]")
+    if opened != closed:
+        missing = "]" if opened else "["
+        raise NotationError(f"unbalanced brackets: the list has no {missing!r}", source=source)
+    offset = body_start + (1 if opened else 0)
+    inner = body[1:-1] if opened else body
+    if not inner.strip():
+        return []
+    values = []
+    position = offset
+    for number, piece in enumerate(inner.split(","), start=1):
+        token = piece.strip()
+        token_at = position + (len(piece) - len(piece.lstrip()))
+        line = text.count("\n", 0, token_at) + 1
+        column = token_at - (text.rfind("\n", 0, token_at) + 1) + 1
+        if not token:
+            raise NotationError(
+                "empty entry (two commas in a row, or a comma at the end)",
+                source=source, line=line, column=column, move_number=number,
+            )
+        if not re.fullmatch(r"\d+", token):
+            raise NotationError(
+                "not a box index (a whole number >= 0)",
+                source=source, line=line, column=column, move_number=number, token=token,
+            )
+        values.append((int(token), token, line, column))
+        position += len(piece) + 1
+    return values
+
+
+def parse_index_list(text: str, start: State | None = None, source: str | None = None) -> Line:
+    """Read an index-list file and turn it into geometric moves by replaying it from ``start``
+    (the empty board by default). Errors name the move number, the token and why."""
+    from engines.splt import fast
+
+    start = start or State()
+    tokens = _index_tokens(text, source)
+    indices = [value for value, _, _, _ in tokens]
+    moves: list[Move] = []
+    state = start
+    # One kernel step per move: each index is read against the box list it refers to.
+    for number, (index, token, line, column) in enumerate(tokens, start=1):
+        if index >= len(state.boxes):
+            raise IllegalMoveError(
+                f"index {index} but the board has only {len(state.boxes)} boxes (0-{len(state.boxes) - 1})",
+                source=source, line=line, column=column, move_number=number, token=token,
+            )
+        move = Move.of(state.boxes[index])
+        reason = state.boxes[index].why_not_splittable(state.orientation)
+        if reason:
+            raise IllegalMoveError(reason, source=source, line=line, column=column, move_number=number, token=token)
+        moves.append(move)
+        state, _, _ = fast.replay_indices(state, indices[number - 1 : number])
+    return Line(start, tuple(moves))
+
+
+def index_list_text(line: Line) -> str:
+    """The index-list text of a line: ``[i, j, ...]`` with no trailing newline, as the reference
+    tools write it."""
+    from engines.splt import fast
+
+    state = line.start
+    indices = []
+    for number, move in enumerate(line.moves, start=1):
+        try:
+            index = state.resolve(move)
+        except KibitzInputError as error:
+            raise error.located(move_number=number, token=str(move)) from None
+        indices.append(index)
+        state, _, _ = fast.replay_indices(state, [index])
+    return "[" + ", ".join(map(str, indices)) + "]"
+
+
+def geometric_text(line: Line) -> str:
+    """The Kibitz geometric sequence text of a line."""
+    out = [GEOMETRIC_HEADER, GEOMETRIC_EXPLANATION]
+    if line.start != State():
+        out.append("start: " + board_text(line.start))
+    moves = [move_text(move) for move in line.moves]
+    for first in range(0, len(moves), MOVES_PER_LINE):
+        chunk = moves[first : first + MOVES_PER_LINE]
+        out.append(f"{first + 1}. " + " ".join(chunk))
+    return "\n".join(out) + "\n"
+
+
+def parse_geometric(text: str, source: str | None = None) -> Line:
+    """Read a Kibitz geometric sequence file (moves are only parsed here, not played)."""
+    start = State()
+    moves: list[Move] = []
+    seen_start = False
+    for line_number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if stripped.startswith("start:"):
+            if moves or seen_start:
+                raise NotationError("'start:' must come once, before the moves", source=source, line=line_number)
+            try:
+                start = _parse_one_line(stripped[len("start:") :], line_number)
+            except NotationError as error:
+                raise error.located(source=source) from None
+            seen_start = True
+            continue
+        for token, column in _tokens(raw):
+            label = re.fullmatch(r"(\d+)\.", token)
+            if label:
+                if int(label.group(1)) != len(moves) + 1:
+                    raise NotationError(
+                        f"label says move {label.group(1)} but the next move is {len(moves) + 1}",
+                        source=source, line=line_number, column=column, token=token,
+                    )
+                continue
+            try:
+                moves.append(parse_move(token))
+            except NotationError as error:
+                raise error.located(
+                    source=source, line=line_number, column=column, move_number=len(moves) + 1
+                ) from None
+    return Line(start, tuple(moves))
+
+
+def parse_sequence(text: str, source: str | None = None, start: State | None = None) -> Line:
+    """Read either sequence format (auto-detected). Index lists are replayed from ``start`` to
+    resolve their boxes, so their illegal moves are reported here; geometric files are only
+    parsed (replay them to check legality)."""
+    if looks_like_index_list(text):
+        return parse_index_list(text, start, source)
+    line = parse_geometric(text, source)
+    if start is not None and line.start == State():
+        line = Line(start, line.moves)
+    return line
