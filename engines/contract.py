@@ -106,13 +106,16 @@ class Game(abc.ABC):
     def parse_board(self, text: str) -> State:
         """Read a position's text; raise :class:`NotationError` saying where and why."""
 
-    @abc.abstractmethod
-    def sequence_text(self, line: Line) -> str:
-        """The game's own sequence-file text for a line of moves."""
+    #: Names of the sequence-file formats the game reads and writes; the first is its own.
+    sequence_formats: ClassVar[tuple[str, ...]] = ()
 
     @abc.abstractmethod
-    def parse_sequence(self, text: str, source: str | None = None) -> Line:
-        """Read a sequence file in any format the game knows (auto-detected)."""
+    def sequence_text(self, line: Line, format: str | None = None) -> str:
+        """The text of a sequence file for a line of moves (the game's own format by default)."""
+
+    @abc.abstractmethod
+    def parse_sequence(self, text: str, source: str | None = None, format: str | None = None) -> Line:
+        """Read a sequence file; ``format`` None detects it. ``source`` names the file in errors."""
 
     # -- helpers shared by every game -----------------------------------------------------------
     def replay(self, start: State, moves: Iterable[Move], first_move_number: int = 1) -> State:

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from engines.contract import Game, Line, Step
+from engines.errors import KibitzInputError
 from engines.splt import fast, notation, reference
 from engines.splt.events import (
     BlockHalved,
@@ -38,6 +39,20 @@ class Splt(Game):
     def reference_play(self, state: State, move: Move) -> Step:
         return reference.play(state, move)
 
+    def replay(self, start: State, moves, first_move_number: int = 1) -> State:
+        """Play a whole line in the kernel; an illegal move raises naming its number and why."""
+        moves = list(moves)
+        final, _, played = fast.replay_moves(start, moves)
+        if played < len(moves):
+            try:
+                final.resolve(moves[played])
+            except KibitzInputError as error:
+                raise error.located(
+                    move_number=first_move_number + played, token=notation.move_text(moves[played])
+                ) from None
+            raise AssertionError(f"the kernel refused move {moves[played]} that the state accepts")
+        return final
+
     def is_over(self, state: State) -> bool:
         return state.is_over()
 
@@ -64,11 +79,23 @@ class Splt(Game):
     def parse_board(self, text: str) -> State:
         return notation.parse_board(text)
 
-    def sequence_text(self, line: Line) -> str:
-        return notation.geometric_text(line)
+    sequence_formats = ("geometric", "index")
 
-    def parse_sequence(self, text: str, source: str | None = None) -> Line:
-        return notation.parse_sequence(text, source)
+    def sequence_text(self, line: Line, format: str | None = None) -> str:
+        if format in (None, "geometric"):
+            return notation.geometric_text(line)
+        if format == "index":
+            return notation.index_list_text(line)
+        raise ValueError(f"unknown SPL-T sequence format {format!r}; known: {', '.join(self.sequence_formats)}")
+
+    def parse_sequence(self, text: str, source: str | None = None, format: str | None = None) -> Line:
+        if format is None:
+            return notation.parse_sequence(text, source)
+        if format == "geometric":
+            return notation.parse_geometric(text, source)
+        if format == "index":
+            return notation.parse_index_list(text, source=source)
+        raise ValueError(f"unknown SPL-T sequence format {format!r}; known: {', '.join(self.sequence_formats)}")
 
 
 GAME = Splt()

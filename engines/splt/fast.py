@@ -101,6 +101,17 @@ def _decode_events(rows: list[list[int]], split_number: int) -> tuple:
     return tuple(events)
 
 
+def _finish_replay(state: State, boxes: np.ndarray, count: int, scores: np.ndarray, played: int):
+    score_after = [state.score + int(s) for s in scores[:played]]
+    final = State(
+        boxes=unpack_boxes(boxes, count),
+        score=score_after[-1] if played else state.score,
+        splits=state.splits + played,
+        rules=state.rules,
+    )
+    return final, score_after, played
+
+
 def replay_indices(state: State, indices: list[int]) -> tuple[State, list[int], int]:
     """Play box-list indices from ``state`` in the kernel.
 
@@ -111,15 +122,19 @@ def replay_indices(state: State, indices: list[int]) -> tuple[State, list[int], 
     moves = np.asarray(indices, dtype=np.int64)
     scores = np.zeros(len(indices), np.int64)
     played, count = kernel.replay_indices(boxes, count, state.splits, state.rules.flags(), moves, scores)
-    played = int(played)
-    score_after = [state.score + int(s) for s in scores[:played]]
-    final = State(
-        boxes=unpack_boxes(boxes, count),
-        score=score_after[-1] if played else state.score,
-        splits=state.splits + played,
-        rules=state.rules,
-    )
-    return final, score_after, played
+    return _finish_replay(state, boxes, count, scores, int(played))
+
+
+def replay_moves(state: State, moves: list[Move]) -> tuple[State, list[int], int]:
+    """Play geometric moves from ``state`` in the kernel; returns like :func:`replay_indices`."""
+    boxes, count = pack(state)
+    rows = np.array(
+        [(m.x, m.y, -1 if m.w is None else m.w, -1 if m.h is None else m.h) for m in moves],
+        dtype=np.int64,
+    ).reshape(len(moves), 4)
+    scores = np.zeros(len(moves), np.int64)
+    played, count = kernel.replay_moves(boxes, count, state.splits, state.rules.flags(), rows, scores)
+    return _finish_replay(state, boxes, count, scores, int(played))
 
 
 def random_playouts(state: State, games: int, seed: int) -> tuple[np.ndarray, np.ndarray, int]:

@@ -436,3 +436,34 @@ def replay_indices(boxes, count, splits, flags, indices, scores_after):
             score += parts[part]
         scores_after[move] = score
     return indices.shape[0], count
+
+
+@kernel
+def replay_moves(boxes, count, splits, flags, moves, scores_after):
+    """Play geometric moves (rows x, y, w, h; w and h -1 when not given) from a packed position in
+    place, writing the cumulative score gained after each split. Stops at the first move that
+    does not name a splittable box by its top-left cell (and size, when given); returns
+    (moves played, count)."""
+    owner = np.full((HEIGHT, WIDTH), -1, np.int16)
+    build_owner(boxes, count, owner)
+    parts = np.zeros(5, np.int64)
+    no_log = np.zeros((0, LOG_WIDTH), np.int32)
+    score = 0
+    for move in range(moves.shape[0]):
+        x = moves[move, 0]
+        y = moves[move, 1]
+        if x < 0 or y < 0 or x >= WIDTH or y >= HEIGHT:
+            return move, count
+        index = owner[y, x]
+        if index < 0 or boxes[index, X] != x or boxes[index, Y] != y:
+            return move, count
+        if moves[move, 2] >= 0 and (moves[move, 2] != boxes[index, W] or moves[move, 3] != boxes[index, H]):
+            return move, count
+        if not can_split(boxes, index, splits):
+            return move, count
+        count, _ = turn(boxes, count, owner, splits, index, flags, no_log, parts)
+        splits += 1
+        for part in range(5):
+            score += parts[part]
+        scores_after[move] = score
+    return moves.shape[0], count

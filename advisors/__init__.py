@@ -1,0 +1,1 @@
+"""Advisors: rank the moves of a position and explain them (built on ``engines`` only)."""

@@ -1,0 +1,190 @@
+"""The headless ``kibitz VERB ...`` commands: the same engines as the window, for scripts.
+
+Exit codes: 0 success, 1 bad input (the message says which file, line, move, token and why),
+2 wrong command-line usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+VERBS = ("replay", "convert", "bench")
+
+
+def _games() -> dict[str, Any]:
+    from engines import GAMES
+
+    return GAMES
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="kibitz",
+        description="Kibitz play-assistant. With no arguments it opens the window; "
+        "with a verb it runs the engines headless.",
+    )
+    parser.add_argument("--version", action="version", version=f"kibitz {_version()}")
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB")
+
+    replay = verbs.add_parser(
+        "replay", help="replay a sequence file and report moves, score and whether the game is over"
+    )
+    replay.add_argument("game", help="short name of the game, e.g. splt")
+    replay.add_argument("file", help="the sequence file")
+    replay.add_argument("--format", default=None, help="the file's format (detected when omitted)")
+    replay.add_argument("--json", action="store_true", help="print one JSON object")
+
+    convert = verbs.add_parser("convert", help="rewrite a sequence file in another format")
+    convert.add_argument("game")
+    convert.add_argument("file")
+    convert.add_argument("--to", required=True, help="target format, e.g. index or geometric for splt")
+    convert.add_argument("--format", default=None, help="the input file's format (detected when omitted)")
+    convert.add_argument("-o", "--output", help="write here (atomically) instead of standard output")
+
+    bench = verbs.add_parser("bench", help="measure engine speed (random playouts, one core)")
+    bench.add_argument("game", nargs="?", default="splt")
+    bench.add_argument("--seconds", type=float, default=3.0, help="time per engine path (default 3)")
+    bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument("--json", action="store_true")
+    return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("kibitz")
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    if args.verb is None:
+        _parser().print_help()
+        return 2
+    games = _games()
+    if args.game not in games:
+        known = ", ".join(sorted(games))
+        print(f"kibitz: unknown game {args.game!r}; known games: {known}", file=sys.stderr)
+        return 2
+    return {"replay": _replay, "convert": _convert, "bench": _bench}[args.verb](games[args.game], args)
+
+
+def _fail(message: str, as_json: bool, game: str, error: Exception | None = None) -> int:
+    print(f"kibitz: {message}", file=sys.stderr)
+    if as_json:
+        payload: dict[str, Any] = {"game": game, "error": message}
+        location = getattr(error, "location", None)
+        if location is not None:
+            for key in ("source", "line", "column", "move_number", "token"):
+                value = getattr(location, key)
+                if value is not None:
+                    payload["move" if key == "move_number" else key] = value
+            payload["reason"] = error.reason  # type: ignore[union-attr]
+        print(json.dumps(payload))
+    return 1
+
+
+def _load_line(game, path: str, format: str | None):
+    """Read and replay a sequence file; returns (line, final state). Raises input errors."""
+    from app.files import read_text
+    from engines.errors import KibitzInputError
+
+    if format is not None and format not in game.sequence_formats:
+        raise ValueError(f"unknown format {format!r} for {game.title}; known: {', '.join(game.sequence_formats)}")
+    text = read_text(path)
+    line = game.parse_sequence(text, source=path, format=format)
+    try:
+        final = game.replay(line.start, line.moves)
+    except KibitzInputError as error:
+        raise error.located(source=path) from None
+    return line, final
+
+
+def _replay(game, args) -> int:
+    from engines.errors import KibitzInputError
+
+    try:
+        line, final = _load_line(game, args.file, args.format)
+    except OSError as error:
+        return _fail(f"{args.file}: cannot read: {error.strerror or error}", args.json, game.short_name, None)
+    except KibitzInputError as error:
+        return _fail(str(error), args.json, game.short_name, error)
+    except ValueError as error:
+        return _fail(str(error), args.json, game.short_name, None)
+    result = {
+        "game": game.short_name,
+        "moves": len(line.moves),
+        "score": game.score(final),
+        "over": game.is_over(final),
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"{args.file}: {game.title}")
+        print(f"moves  {result['moves']}")
+        print(f"score  {result['score']}")
+        print(f"over   {'yes' if result['over'] else 'no'}")
+    return 0
+
+
+def _convert(game, args) -> int:
+    from app.files import write_text_atomic
+    from engines.errors import KibitzInputError
+
+    if args.to not in game.sequence_formats:
+        print(
+            f"kibitz: unknown format {args.to!r} for {game.title}; known: {', '.join(game.sequence_formats)}",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        line, _ = _load_line(game, args.file, args.format)
+        text = game.sequence_text(line, args.to)
+    except OSError as error:
+        return _fail(f"{args.file}: cannot read: {error.strerror or error}", False, game.short_name)
+    except (KibitzInputError, ValueError) as error:
+        return _fail(str(error), False, game.short_name)
+    if args.output:
+        try:
+            write_text_atomic(args.output, text)
+        except OSError as error:
+            return _fail(f"{args.output}: cannot write: {error.strerror or error}", False, game.short_name)
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0
+
+
+def _bench(game, args) -> int:
+    from app import bench
+
+    if game.short_name != "splt":
+        print(f"kibitz: no benchmark for {game.title} yet", file=sys.stderr)
+        return 2
+    rows = bench.splt_playout_table(args.seconds, args.seed)
+    if args.json:
+        print(json.dumps({
+            "game": "splt",
+            "benchmark": "random playouts from the empty board, one core",
+            "paths": [
+                {
+                    "path": row.path, "games": row.games, "splits": row.splits,
+                    "seconds": round(row.seconds, 3), "splits_per_second": round(row.splits_per_second),
+                    "games_per_second": round(row.games_per_second, 1), "mean_length": round(row.mean_length, 1),
+                }
+                for row in rows
+            ],
+        }))
+        return 0
+    print("SPL-T random playouts from the empty board, one core")
+    print(f"{'path':<24} {'splits/s':>10} {'games/s':>9} {'games':>8} {'mean len':>9}")
+    for row in rows:
+        print(
+            f"{row.path:<24} {row.splits_per_second:>10,.0f} {row.games_per_second:>9,.1f} "
+            f"{row.games:>8,} {row.mean_length:>9.1f}"
+        )
+    return 0

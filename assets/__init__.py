@@ -1,0 +1,1 @@
+"""Icons, palettes, glyph templates and sample positions, found with ``importlib.resources``."""
