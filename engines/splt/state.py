@@ -19,7 +19,7 @@ Orientation = Literal["H", "V"]
 ORIENTATION_WORD = {"H": "horizontally", "V": "vertically"}
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True, slots=True, order=True)
 class Box:
     """An axis-aligned box; ``points`` 0 = plain, > 0 = point block showing that number."""
 

@@ -1,0 +1,44 @@
+"""Shared test helpers: where the reference data from the real games lives."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parents[1]
+
+
+def reference_data_dir() -> Path | None:
+    """``$KIBITZ_REFERENCE_DATA`` if set, else ``../shared/data`` beside the project."""
+    configured = os.environ.get("KIBITZ_REFERENCE_DATA")
+    candidate = Path(configured) if configured else PROJECT.parent / "shared" / "data"
+    return candidate if candidate.is_dir() else None
+
+
+@pytest.fixture(scope="session")
+def reference_data() -> Path:
+    found = reference_data_dir()
+    if found is None:
+        pytest.skip(
+            "reference data from the real games not found: set KIBITZ_REFERENCE_DATA or put "
+            "shared/data beside the project (see README, 'Reference data')"
+        )
+    return found
+
+
+@pytest.fixture(scope="session")
+def splt_data(reference_data: Path) -> Path:
+    return reference_data / "splt"
+
+
+@pytest.fixture(scope="session")
+def splt_records(splt_data: Path) -> dict:
+    return json.loads((splt_data / "record_sequences_geometric.json").read_text())
+
+
+@pytest.fixture(scope="session")
+def splt_screenshots(splt_data: Path) -> dict:
+    return json.loads((splt_data / "screenshot_truth.json").read_text())

@@ -1,0 +1,110 @@
+"""The one conformance test every registered game must pass (DESIGN.md, "Conformance").
+
+Random playouts from the start position check, at every position: legal moves play and illegal
+ones raise IllegalMoveError; states are immutable and hashable; move, board and sequence texts
+round-trip; replaying the moves reproduces the state; the fast path equals the plain-Python
+reference path, events included.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from engines import GAMES, IllegalMoveError, Line
+
+GAME_NAMES = sorted(GAMES)
+PLAYOUTS = 40
+EVERY_MOVE_CHECK_INTERVAL = 5  # play every legal move at every 5th position
+
+
+def random_line(game, rng: np.random.Generator, max_moves: int = 2000):
+    """Play one seeded random game; yield (state, chosen move) pairs and return the end state."""
+    state = game.initial_state()
+    for _ in range(max_moves):
+        if game.is_chance_node(state):
+            outcomes = game.chance_outcomes(state)
+            weights = np.array([p for _, p in outcomes], dtype=float)
+            pick = outcomes[int(rng.choice(len(outcomes), p=weights / weights.sum()))][0]
+            state = game.apply_chance(state, pick).state
+            continue
+        moves = game.legal_moves(state)
+        if not moves:
+            break
+        move = moves[int(rng.integers(len(moves)))]
+        yield state, move
+        state = game.play(state, move).state
+
+
+@pytest.fixture(params=GAME_NAMES)
+def game(request):
+    return GAMES[request.param]
+
+
+def test_registry_names_match(game):
+    assert GAMES[game.short_name] is game
+    assert game.title
+
+
+def test_initial_state_is_a_value(game):
+    start = game.initial_state()
+    assert start == game.initial_state()
+    assert hash(start) == hash(game.initial_state())
+    assert not game.is_over(start)
+
+
+def test_random_playouts(game):
+    rng = np.random.default_rng(20261122)
+    positions = 0
+    for playout in range(PLAYOUTS):
+        start = game.initial_state()
+        played = []
+        state = start
+        for position_number, (state, move) in enumerate(random_line(game, rng)):
+            positions += 1
+            _check_position(game, state, every_move=position_number % EVERY_MOVE_CHECK_INTERVAL == 0)
+            step = game.play(state, move)
+            reference = game.reference_play(state, move)
+            if reference is not None:
+                assert step == reference, f"playout {playout}, move {len(played) + 1} {game.move_text(move)}"
+            played.append(move)
+            state = step.state
+        final = state
+        assert game.is_over(final)
+        assert game.legal_moves(final) == []
+        assert game.replay(start, played) == final
+        _check_sequence_round_trip(game, Line(start, tuple(played)), final)
+    assert positions > PLAYOUTS * 5
+
+
+def _check_position(game, state, every_move: bool) -> None:
+    hash(state)
+    field = dataclasses.fields(state)[0].name if dataclasses.is_dataclass(state) else None
+    if field is not None:
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(state, field, None)
+    assert game.parse_board(game.board_text(state)) == state
+    legal = game.legal_moves(state)
+    assert legal, "a position reached before the end has a legal move"
+    assert not game.is_over(state)
+    for move in legal:
+        assert game.parse_move(game.move_text(move)) == move
+    if every_move:
+        for move in legal:
+            after = game.play(state, move).state
+            hash(after)
+    for move in game.move_space(state):
+        if move not in legal:
+            with pytest.raises(IllegalMoveError):
+                game.play(state, move)
+
+
+def _check_sequence_round_trip(game, line: Line, final) -> None:
+    for format in game.sequence_formats or (None,):
+        text = game.sequence_text(line, format)
+        again = game.parse_sequence(text, source="round-trip", format=format)
+        assert game.replay(again.start, again.moves) == final
+        detected = game.parse_sequence(text, source="round-trip")
+        assert detected == again
