@@ -24,7 +24,7 @@ def reference_data() -> Path:
     if found is None:
         pytest.skip(
             "reference data from the real games not found: set KIBITZ_REFERENCE_DATA or put "
-            "shared/data beside the project (see README, 'Reference data')"
+            "shared/data beside the project (see README, 'For developers')"
         )
     return found
 
