@@ -1,0 +1,92 @@
+"""``run(argv)``: start Qt, open the main window, return the event loop's exit code.
+
+Options (all optional; anything else is handed to Qt, e.g. ``-platform offscreen``)::
+
+    --game NAME            a key of engines.GAMES (default splt)
+    --position TEXT        start from this position (the game's board text, as Copy gives)
+    --moves TEXT           then play these moves, e.g. "0,0 0,0 0,0" (spaces or ';' between)
+    --size WxH             window size for this run (the remembered geometry is not used)
+    --screenshot PATH      save the window as a PNG once shown, then quit (visual checks, no CI)
+    --screenshot-delay MS  wait this long first (default 800: the turn highlight has faded)
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from app.gui.main_window import MainWindow
+from app.gui.settings import APPLICATION, ORGANIZATION
+from engines import GAMES
+
+
+def _size(text: str) -> tuple[int, int]:
+    match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
+    if not match:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT, got {text!r}")
+    return int(match.group(1)), int(match.group(2))
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="kibitz", description="Open the Kibitz window.")
+    parser.add_argument("--game", default="splt", choices=sorted(GAMES), help="the game to open")
+    parser.add_argument("--position", metavar="TEXT", help="start from this position (board text)")
+    parser.add_argument("--moves", metavar="TEXT", help="moves to play first, separated by spaces or ';'")
+    parser.add_argument("--size", type=_size, metavar="WxH", help="window size for this run")
+    parser.add_argument("--screenshot", metavar="PATH", help="save the window as PNG once shown, then quit")
+    parser.add_argument("--screenshot-delay", type=int, default=800, metavar="MS", help="wait before the screenshot")
+    return parser
+
+
+def run(argv: list[str]) -> int:
+    """Open the window and run Qt's event loop; returns its exit code (2 for bad options)."""
+    try:
+        options, qt_arguments = _parser().parse_known_args(argv)
+    except SystemExit as exit_request:  # --help or a bad option: argparse has printed why
+        return int(exit_request.code or 0)
+
+    game = GAMES[options.game]
+    try:
+        start = game.parse_board(options.position) if options.position else game.initial_state()
+        texts = [token for token in re.split(r"[;\s]+", options.moves or "") if token]
+        moves = [game.parse_move(token) for token in texts]
+        game.replay(start, moves)  # refuse a bad sequence before any window opens
+    except ValueError as error:
+        print(f"kibitz: {error}", file=sys.stderr)
+        return 2
+
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication([sys.argv[0] if sys.argv else "kibitz", *qt_arguments])
+    app.setOrganizationName(ORGANIZATION)
+    app.setApplicationName(APPLICATION)
+
+    screenshot_run = options.screenshot is not None
+    window = MainWindow(options.game, remember_geometry=not (screenshot_run or options.size))
+    if options.size:
+        window.resize(*options.size)
+    if options.position:
+        window.load_position(start)
+    for move in moves:
+        window.play(move)
+    window.show()
+
+    if screenshot_run:
+        outcome = {"code": 0}
+
+        def save_and_quit() -> None:
+            if not window.grab().save(options.screenshot, "PNG"):
+                print(f"kibitz: could not write {options.screenshot}", file=sys.stderr)
+                outcome["code"] = 1
+            window.close()
+            app.exit(outcome["code"])
+
+        QTimer.singleShot(max(0, options.screenshot_delay), save_and_quit)
+
+    code = app.exec()
+    window.deleteLater()
+    return code

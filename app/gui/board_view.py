@@ -1,0 +1,47 @@
+"""The base of every game's board widget.
+
+A board view only draws positions and turns clicks into moves; it never plays them. The window
+plays the move it emits with the game's ``play`` and shows the engine's reason when the move is
+illegal, so the rules live in ``engines/`` alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QPainter
+from PySide6.QtWidgets import QWidget
+
+from engines import Game
+
+
+class BoardView(QWidget):
+    """Shows one position of ``game``; emits :attr:`move_chosen` when the player picks a move
+    (legal or not: the window asks the engine)."""
+
+    move_chosen = Signal(object)
+
+    def __init__(self, game: Game, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.game = game
+        self.state: Any = game.initial_state()
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+    def show_position(self, state: Any, events: tuple[Any, ...] = ()) -> None:
+        """Draw ``state``; ``events`` are the turn that led to it (empty after undo, new game or
+        paste), which a view may briefly highlight."""
+        self.state = state
+        self.update()
+
+
+class PlaceholderBoard(BoardView):
+    """Stands in for a game whose board view is not written yet."""
+
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), QColor(0, 0, 0))
+        painter.setPen(QColor(200, 200, 200))
+        painter.drawText(
+            self.rect(), Qt.AlignmentFlag.AlignCenter, f"No board view for {self.game.title} yet"
+        )

@@ -1,0 +1,53 @@
+"""What the window needs to know about each game, keyed like :data:`engines.GAMES`.
+
+A game's UI module exposes ``UI``, a :class:`GameUi`. Adding a game means adding one entry to
+``_UI_MODULES``; a game without one still opens, with a placeholder board and a generic status.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtWidgets import QWidget
+
+from app.gui.board_view import BoardView, PlaceholderBoard
+from engines import Game
+
+_UI_MODULES = {"splt": "app.gui.games.splt"}
+
+
+def describe_generic(game: Game, state: Any) -> str:
+    """A status line any game can give: score, legal moves, game over."""
+    if game.is_over(state):
+        return f"score {game.score(state)} · game over"
+    moves = len(game.legal_moves(state))
+    return f"score {game.score(state)} · {moves} legal move{'' if moves == 1 else 's'}"
+
+
+def summarize_nothing(events: tuple[Any, ...]) -> str:
+    return ""
+
+
+@dataclasses.dataclass(frozen=True)
+class GameUi:
+    """The window's plug for one game.
+
+    - ``make_board(game, parent)``: the central board widget;
+    - ``describe(game, state)``: the permanent status line for a position;
+    - ``summarize_turn(events)``: a short sentence saying what a turn did ("" if nothing to say).
+    """
+
+    make_board: Callable[[Game, QWidget | None], BoardView] = PlaceholderBoard
+    describe: Callable[[Game, Any], str] = describe_generic
+    summarize_turn: Callable[[tuple[Any, ...]], str] = summarize_nothing
+
+
+def ui_for(short_name: str) -> GameUi:
+    """The UI plug of the game named ``short_name`` (a generic one if it has none)."""
+    module_name = _UI_MODULES.get(short_name)
+    if module_name is None:
+        return GameUi()
+    return importlib.import_module(module_name).UI
