@@ -72,6 +72,10 @@ class Game(abc.ABC):
         illegal ones and expects :class:`IllegalMoveError`)."""
         return self.legal_moves(state)
 
+    def warm_up(self) -> None:
+        """Compile (first run) or load (later runs) the game's fast kernels ahead of first use.
+        Safe to call from a worker thread; the default does nothing."""
+
     def reference_play(self, state: State, move: Move) -> Step | None:
         """The plain-Python path of :meth:`play`, for checking the fast path; None if the game
         has only one path."""

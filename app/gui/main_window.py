@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QSettings, Qt, QThreadPool, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -156,6 +156,9 @@ class MainWindow(QMainWindow):
     def set_game(self, short_name: str) -> None:
         """Switch to another game of ``engines.GAMES`` and start a new game of it."""
         self.game = GAMES[short_name]
+        # The first start compiles the numba kernels (seconds); do it off the GUI thread so the
+        # window paints and reacts meanwhile (later starts only load them from numba's cache).
+        QThreadPool.globalInstance().start(self.game.warm_up)
         self.ui = ui_for(short_name)
         self.history.reset(self.game.initial_state())
         self.board = self.ui.make_board(self.game, self)

@@ -36,12 +36,19 @@ class Splt(Game):
     def play(self, state: State, move: Move) -> Step:
         return fast.play(state, move)
 
+    def warm_up(self) -> None:
+        start = State()
+        fast.play(start, Move(0, 0))
+        fast.replay_moves(start, [Move(0, 0)])
+
     def reference_play(self, state: State, move: Move) -> Step:
         return reference.play(state, move)
 
     def replay(self, start: State, moves, first_move_number: int = 1) -> State:
         """Play a whole line in the kernel; an illegal move raises naming its number and why."""
         moves = list(moves)
+        if not moves:
+            return start
         final, _, played = fast.replay_moves(start, moves)
         if played < len(moves):
             try:
