@@ -11,6 +11,8 @@ import dataclasses
 import functools
 from typing import Literal
 
+from engines.errors import IllegalMoveError
+
 WIDTH = 8
 HEIGHT = 16
 CELLS = WIDTH * HEIGHT
@@ -178,8 +180,6 @@ class State:
     def resolve(self, move: Move) -> int:
         """The list index of the box ``move`` names; raises IllegalMoveError saying why if the
         move cannot be played here."""
-        from engines.errors import IllegalMoveError
-
         index = self.box_index_at(move.x, move.y)
         if index < 0:
             if not (0 <= move.x < WIDTH and 0 <= move.y < HEIGHT):
