@@ -15,10 +15,8 @@ from engines.errors import IllegalMoveError
 
 WIDTH = 8
 HEIGHT = 16
-CELLS = WIDTH * HEIGHT
 
 Orientation = Literal["H", "V"]
-ORIENTATION_WORD = {"H": "horizontally", "V": "vertically"}
 
 
 @dataclasses.dataclass(frozen=True, slots=True, order=True)
