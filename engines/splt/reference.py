@@ -119,6 +119,29 @@ def _unique_in_list_order(board: _Board, members: list[list[int]]) -> list[list[
     return [box for box in board.boxes if id(box) in ids]
 
 
+def split_cluster(state: State, index: int) -> list[int]:
+    """List indices of the boxes that splitting box ``index`` now would turn into point blocks
+    (the split check of spec 1.4, under the state's rules); the new half, if it is a member, is
+    numbered ``len(state.boxes)``. Empty when the split makes no cluster."""
+    board = _Board(state.boxes)
+    box = board.boxes[index]
+    board._paint(box, None)
+    if state.orientation == "H":
+        box[_H] //= 2
+        second = [box[_X], box[_Y] + box[_H], box[_W], box[_H], 0]
+    else:
+        box[_W] //= 2
+        second = [box[_X] + box[_W], box[_Y], box[_W], box[_H], 0]
+    board._paint(box, box)
+    board.add(second)
+    if state.rules.stale_cluster_conversion:
+        members = board.squares_anywhere(second[_W], second[_H])
+    else:
+        members = board.squares_containing(box) + board.squares_containing(second)
+    ids = {id(member) for member in members}
+    return [position for position, candidate in enumerate(board.boxes) if id(candidate) in ids]
+
+
 def play(state: State, move: Move) -> Step:
     """Play one split by the rules of spec 1.3, in pure Python."""
     index = state.resolve(move)

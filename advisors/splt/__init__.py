@@ -1,0 +1,1 @@
+"""SPL-T advisors: the reference weighting heuristic, predictors and searches (spec section 3)."""
