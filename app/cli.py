@@ -11,7 +11,7 @@ import json
 import sys
 from typing import Any
 
-VERBS = ("replay", "convert", "bench")
+VERBS = ("replay", "convert", "advise", "bench")
 
 
 def _games() -> dict[str, Any]:
@@ -44,6 +44,12 @@ def _parser() -> argparse.ArgumentParser:
     convert.add_argument("--format", default=None, help="the input file's format (detected when omitted)")
     convert.add_argument("-o", "--output", help="write here (atomically) instead of standard output")
 
+    advise = verbs.add_parser("advise", help="rank the moves at the end of a sequence file")
+    advise.add_argument("game")
+    advise.add_argument("file", help="a sequence file (its end position is ranked)")
+    advise.add_argument("--format", default=None, help="the file's format (detected when omitted)")
+    advise.add_argument("--json", action="store_true")
+
     bench = verbs.add_parser("bench", help="measure engine speed (random playouts, one core)")
     bench.add_argument("game", nargs="?", default="splt")
     bench.add_argument("--seconds", type=float, default=3.0, help="time per engine path (default 3)")
@@ -71,7 +77,9 @@ def main(argv: list[str]) -> int:
         known = ", ".join(sorted(games))
         print(f"kibitz: unknown game {args.game!r}; known games: {known}", file=sys.stderr)
         return 2
-    return {"replay": _replay, "convert": _convert, "bench": _bench}[args.verb](games[args.game], args)
+    return {"replay": _replay, "convert": _convert, "advise": _advise, "bench": _bench}[args.verb](
+        games[args.game], args
+    )
 
 
 def _fail(message: str, as_json: bool, game: str, error: Exception | None = None) -> int:
@@ -129,6 +137,46 @@ def _replay(game, args) -> int:
         print(f"moves  {result['moves']}")
         print(f"score  {result['score']}")
         print(f"over   {'yes' if result['over'] else 'no'}")
+    return 0
+
+
+def _advise(game, args) -> int:
+    from engines.errors import KibitzInputError
+
+    if game.short_name != "splt":
+        print(f"kibitz: no advisor for {game.title} yet", file=sys.stderr)
+        return 2
+    from advisors.splt.heuristic import rank
+
+    try:
+        line, final = _load_line(game, args.file, args.format)
+    except OSError as error:
+        return _fail(f"{args.file}: cannot read: {error.strerror or error}", args.json, game.short_name)
+    except (KibitzInputError, ValueError) as error:
+        return _fail(str(error), args.json, game.short_name, error if isinstance(error, KibitzInputError) else None)
+    candidates = rank(final)
+    if args.json:
+        print(json.dumps({
+            "game": game.short_name,
+            "moves": len(line.moves),
+            "candidates": [
+                {
+                    "move": game.move_text(c.move), "index": c.index, "weight": c.score, "loss": c.loss,
+                    "new_halving": c.new_halving, "halvings": c.halvings,
+                    "unexpected_cluster": bool(c.unexpected), "explanation": c.explanation,
+                }
+                for c in candidates
+            ],
+        }))
+        return 0
+    print(f"{args.file}: {game.title} after {len(line.moves)} moves, score {game.score(final)}")
+    if not candidates:
+        print("game over: no legal move")
+    for rank_number, c in enumerate(candidates, start=1):
+        flags = ("H" if c.new_halving else "-") + ("U" if c.unexpected else "-")
+        print(f"{rank_number:>2}. [{c.index:>3}] {game.move_text(c.move):<10} {c.score:>8.2f} {flags}  {c.explanation}")
+        for warning in c.warnings:
+            print(f"{'':22}! {warning}")
     return 0
 
 
