@@ -12,7 +12,7 @@ import dataclasses
 import math
 
 from engines.splt import reference
-from engines.splt.state import HEIGHT, Box, State
+from engines.splt.state import HEIGHT, State
 
 # Term names, in the order they are added.
 IMBALANCE = "imbalance"
@@ -264,6 +264,3 @@ def greedy_index(state: State) -> int:
     best = max(values)
     return values.index(best)
 
-
-def _box(state: State, index: int) -> Box:
-    return state.boxes[index]

@@ -70,7 +70,27 @@ class _Board:
         self.boxes.append(box)
         self._paint(box, box)
 
+    def split(self, box: list[int], orientation: str) -> list[int]:
+        """Split ``box`` in place into its top/left half; append and return the other half."""
+        self._paint(box, None)
+        if orientation == "H":
+            box[_H] //= 2
+            second = [box[_X], box[_Y] + box[_H], box[_W], box[_H], 0]
+        else:
+            box[_W] //= 2
+            second = [box[_X] + box[_W], box[_Y], box[_W], box[_H], 0]
+        self._paint(box, box)
+        self.add(second)
+        return second
+
     # -- clusters ----------------------------------------------------------------------------------
+    def split_check(self, first: list[int], second: list[int], stale_conversion: bool) -> list[list[int]]:
+        """Members of the clusters a split makes (spec 1.4), or with ``stale_conversion`` every
+        2x2 group of the halves' size (Craig Polley's variant)."""
+        if stale_conversion:
+            return self.squares_anywhere(second[_W], second[_H])
+        return self.squares_containing(first) + self.squares_containing(second)
+
     def _equal_plain_at(self, x: int, y: int, w: int, h: int) -> list[int] | None:
         box = self.at(x, y)
         if box is None or box[_P] != 0:
@@ -125,19 +145,8 @@ def split_cluster(state: State, index: int) -> list[int]:
     numbered ``len(state.boxes)``. Empty when the split makes no cluster."""
     board = _Board(state.boxes)
     box = board.boxes[index]
-    board._paint(box, None)
-    if state.orientation == "H":
-        box[_H] //= 2
-        second = [box[_X], box[_Y] + box[_H], box[_W], box[_H], 0]
-    else:
-        box[_W] //= 2
-        second = [box[_X] + box[_W], box[_Y], box[_W], box[_H], 0]
-    board._paint(box, box)
-    board.add(second)
-    if state.rules.stale_cluster_conversion:
-        members = board.squares_anywhere(second[_W], second[_H])
-    else:
-        members = board.squares_containing(box) + board.squares_containing(second)
+    second = board.split(box, state.orientation)
+    members = board.split_check(box, second, state.rules.stale_cluster_conversion)
     ids = {id(member) for member in members}
     return [position for position, candidate in enumerate(board.boxes) if id(candidate) in ids]
 
@@ -154,22 +163,11 @@ def play(state: State, move: Move) -> Step:
     # 1. Split: the box keeps its place as the top/left half; the other half is appended.
     box = board.boxes[index]
     before = _freeze(box)
-    board._paint(box, None)
-    if orientation == "H":
-        box[_H] //= 2
-        second = [box[_X], box[_Y] + box[_H], box[_W], box[_H], 0]
-    else:
-        box[_W] //= 2
-        second = [box[_X] + box[_W], box[_Y], box[_W], box[_H], 0]
-    board._paint(box, box)
-    board.add(second)
+    second = board.split(box, orientation)
     events.append(BoxSplit(before, orientation, _freeze(box), _freeze(second)))
 
     # 2. Clusters from the split: 2x2 groups that contain a new half.
-    if rules.stale_cluster_conversion:
-        members = board.squares_anywhere(second[_W], second[_H])
-    else:
-        members = board.squares_containing(box) + board.squares_containing(second)
+    members = board.split_check(box, second, rules.stale_cluster_conversion)
     members = _unique_in_list_order(board, members)
     for member in members:
         member[_P] = split_number + 1
