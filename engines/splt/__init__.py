@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 from engines.contract import Game, Line, Step
-from engines.errors import KibitzInputError
 from engines.splt import fast, notation, reference
 from engines.splt.events import (
     BlockHalved,
@@ -49,16 +48,7 @@ class Splt(Game):
         moves = list(moves)
         if not moves:
             return start
-        final, _, played = fast.replay_moves(start, moves)
-        if played < len(moves):
-            try:
-                final.resolve(moves[played])
-            except KibitzInputError as error:
-                raise error.located(
-                    move_number=first_move_number + played, token=notation.move_text(moves[played])
-                ) from None
-            raise AssertionError(f"the kernel refused move {moves[played]} that the state accepts")
-        return final
+        return fast.replay_checked(start, moves, first_move_number).state
 
     def is_over(self, state: State) -> bool:
         return state.is_over()

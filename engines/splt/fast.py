@@ -6,9 +6,12 @@ index list, random playouts.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from engines.contract import Step
+from engines.errors import KibitzInputError
 from engines.splt import kernel
 from engines.splt.events import (
     BlockHalved,
@@ -101,40 +104,70 @@ def _decode_events(rows: list[list[int]], split_number: int) -> tuple:
     return tuple(events)
 
 
-def _finish_replay(state: State, boxes: np.ndarray, count: int, scores: np.ndarray, played: int):
-    score_after = [state.score + int(s) for s in scores[:played]]
+@dataclasses.dataclass(frozen=True)
+class Replay:
+    """A line played in the kernel up to its first illegal move (``played`` < given means the
+    move at position ``played`` cannot be played in ``state``; the caller explains why)."""
+
+    state: State
+    moves: tuple[Move, ...]  # the boxes split, as played
+    indices: tuple[int, ...]  # their box-list indices
+    score_after: tuple[int, ...]  # score after each split
+    played: int
+
+
+def _replay(state: State, indices: np.ndarray, moves: np.ndarray, by_index: bool) -> Replay:
+    boxes, count = pack(state)
+    scores = np.zeros(len(indices), np.int64)
+    played, count = kernel.replay(
+        boxes, count, state.splits, state.rules.flags(), indices, moves, by_index, scores
+    )
+    played = int(played)
+    score_after = tuple(state.score + int(s) for s in scores[:played])
     final = State(
         boxes=unpack_boxes(boxes, count),
         score=score_after[-1] if played else state.score,
         splits=state.splits + played,
         rules=state.rules,
     )
-    return final, score_after, played
+    return Replay(
+        final,
+        tuple(Move(*map(int, row)) for row in moves[:played].tolist()),
+        tuple(int(i) for i in indices[:played]),
+        score_after,
+        played,
+    )
 
 
-def replay_indices(state: State, indices: list[int]) -> tuple[State, list[int], int]:
-    """Play box-list indices from ``state`` in the kernel.
-
-    Returns (state after the legal prefix, score after each of those splits, number played);
-    fewer played than given means the next index is illegal there (the caller explains why).
-    """
-    boxes, count = pack(state)
-    moves = np.asarray(indices, dtype=np.int64)
-    scores = np.zeros(len(indices), np.int64)
-    played, count = kernel.replay_indices(boxes, count, state.splits, state.rules.flags(), moves, scores)
-    return _finish_replay(state, boxes, count, scores, int(played))
+def replay_indices(state: State, indices: list[int]) -> Replay:
+    """Play box-list indices from ``state`` in the kernel, stopping at the first illegal one."""
+    # Any index past the largest possible box list is illegal; -1 stops the kernel there without
+    # overflowing int64 on absurd input.
+    given = np.array([i if 0 <= i < kernel.MAX_BOXES else -1 for i in indices], dtype=np.int64)
+    return _replay(state, given, np.zeros((len(indices), 4), np.int64), True)
 
 
-def replay_moves(state: State, moves: list[Move]) -> tuple[State, list[int], int]:
-    """Play geometric moves from ``state`` in the kernel; returns like :func:`replay_indices`."""
-    boxes, count = pack(state)
+def replay_moves(state: State, moves: list[Move]) -> Replay:
+    """Play geometric moves from ``state`` in the kernel, stopping at the first illegal one."""
     rows = np.array(
         [(m.x, m.y, -1 if m.w is None else m.w, -1 if m.h is None else m.h) for m in moves],
         dtype=np.int64,
     ).reshape(len(moves), 4)
-    scores = np.zeros(len(moves), np.int64)
-    played, count = kernel.replay_moves(boxes, count, state.splits, state.rules.flags(), rows, scores)
-    return _finish_replay(state, boxes, count, scores, int(played))
+    return _replay(state, np.zeros(len(moves), np.int64), rows, False)
+
+
+def replay_checked(state: State, moves: list[Move], first_move_number: int = 1) -> Replay:
+    """:func:`replay_moves`, raising IllegalMoveError (with the move number, the move and why)
+    if some move cannot be played."""
+    result = replay_moves(state, moves)
+    if result.played < len(moves):
+        failing = moves[result.played]
+        try:
+            result.state.resolve(failing)
+        except KibitzInputError as error:
+            raise error.located(move_number=first_move_number + result.played, token=str(failing)) from None
+        raise AssertionError(f"the kernel refused move {failing} that the state accepts")
+    return result
 
 
 def random_playouts(state: State, games: int, seed: int) -> tuple[np.ndarray, np.ndarray, int]:

@@ -417,53 +417,50 @@ def random_playouts(start_boxes, start_count, start_splits, flags, games, seed, 
 
 
 @kernel
-def replay_indices(boxes, count, splits, flags, indices, scores_after):
-    """Play box-list indices from a packed position in place, writing the score gained after
-    each split into ``scores_after`` (cumulative from 0). Stops at the first illegal index and
-    returns (moves played, count): moves played < len(indices) means indices[moves] is illegal."""
+def move_index(boxes, owner, splits, x, y, w, h):
+    """The list index of the splittable box whose top-left cell is (x, y) (and size w x h, when
+    w >= 0), or -1."""
+    if x < 0 or y < 0 or x >= WIDTH or y >= HEIGHT:
+        return -1
+    index = owner[y, x]
+    if index < 0 or boxes[index, X] != x or boxes[index, Y] != y:
+        return -1
+    if w >= 0 and (w != boxes[index, W] or h != boxes[index, H]):
+        return -1
+    if not can_split(boxes, index, splits):
+        return -1
+    return index
+
+
+@kernel
+def replay(boxes, count, splits, flags, indices, moves, by_index, scores_after):
+    """Play a line from a packed position in place. With ``by_index`` each move is
+    ``indices[i]`` (a box-list index) and the box split is written to ``moves[i]`` (x, y, w, h);
+    otherwise each move is ``moves[i]`` (w and h -1 when not given) and its index is written to
+    ``indices[i]``. ``scores_after[i]`` gets the score gained up to that split. Stops at the first
+    move that is not a legal split; returns (moves played, count)."""
     owner = np.full((HEIGHT, WIDTH), -1, np.int16)
     build_owner(boxes, count, owner)
     parts = np.zeros(5, np.int64)
     no_log = np.zeros((0, LOG_WIDTH), np.int32)
     score = 0
     for move in range(indices.shape[0]):
-        index = indices[move]
-        if index < 0 or index >= count or not can_split(boxes, index, splits):
-            return move, count
+        if by_index:
+            index = indices[move]
+            if index < 0 or index >= count or not can_split(boxes, index, splits):
+                return move, count
+            for field in range(4):
+                moves[move, field] = boxes[index, field]
+        else:
+            index = move_index(
+                boxes, owner, splits, moves[move, 0], moves[move, 1], moves[move, 2], moves[move, 3]
+            )
+            if index < 0:
+                return move, count
+            indices[move] = index
         count, _ = turn(boxes, count, owner, splits, index, flags, no_log, parts)
         splits += 1
         for part in range(5):
             score += parts[part]
         scores_after[move] = score
     return indices.shape[0], count
-
-
-@kernel
-def replay_moves(boxes, count, splits, flags, moves, scores_after):
-    """Play geometric moves (rows x, y, w, h; w and h -1 when not given) from a packed position in
-    place, writing the cumulative score gained after each split. Stops at the first move that
-    does not name a splittable box by its top-left cell (and size, when given); returns
-    (moves played, count)."""
-    owner = np.full((HEIGHT, WIDTH), -1, np.int16)
-    build_owner(boxes, count, owner)
-    parts = np.zeros(5, np.int64)
-    no_log = np.zeros((0, LOG_WIDTH), np.int32)
-    score = 0
-    for move in range(moves.shape[0]):
-        x = moves[move, 0]
-        y = moves[move, 1]
-        if x < 0 or y < 0 or x >= WIDTH or y >= HEIGHT:
-            return move, count
-        index = owner[y, x]
-        if index < 0 or boxes[index, X] != x or boxes[index, Y] != y:
-            return move, count
-        if moves[move, 2] >= 0 and (moves[move, 2] != boxes[index, W] or moves[move, 3] != boxes[index, H]):
-            return move, count
-        if not can_split(boxes, index, splits):
-            return move, count
-        count, _ = turn(boxes, count, owner, splits, index, flags, no_log, parts)
-        splits += 1
-        for part in range(5):
-            score += parts[part]
-        scores_after[move] = score
-    return moves.shape[0], count

@@ -37,7 +37,7 @@ import dataclasses
 import re
 
 from engines.contract import Line
-from engines.errors import IllegalMoveError, KibitzInputError, NotationError
+from engines.errors import IllegalMoveError, NotationError
 from engines.splt.state import HEIGHT, WIDTH, Box, Move, Rules, State, validate_boxes
 
 GEOMETRIC_HEADER = "# kibitz splt sequence"
@@ -288,23 +288,15 @@ def parse_index_list(text: str, start: State | None = None, source: str | None =
 
     start = start or State()
     tokens = _index_tokens(text, source)
-    indices = [value for value, _, _, _ in tokens]
-    moves: list[Move] = []
-    state = start
-    # One kernel step per move: each index is read against the box list it refers to.
-    for number, (index, token, line, column) in enumerate(tokens, start=1):
-        if index >= len(state.boxes):
-            raise IllegalMoveError(
-                f"index {index} but the board has only {len(state.boxes)} boxes (0-{len(state.boxes) - 1})",
-                source=source, line=line, column=column, move_number=number, token=token,
-            )
-        move = Move.of(state.boxes[index])
-        reason = state.boxes[index].why_not_splittable(state.orientation)
-        if reason:
-            raise IllegalMoveError(reason, source=source, line=line, column=column, move_number=number, token=token)
-        moves.append(move)
-        state, _, _ = fast.replay_indices(state, indices[number - 1 : number])
-    return Line(start, tuple(moves))
+    result = fast.replay_indices(start, [value for value, _, _, _ in tokens])
+    if result.played < len(tokens):
+        index, token, line, column = tokens[result.played]
+        where = {"source": source, "line": line, "column": column, "move_number": result.played + 1, "token": token}
+        boxes = result.state.boxes
+        if index >= len(boxes):
+            raise IllegalMoveError(f"index {index} but the board has only {len(boxes)} boxes (0-{len(boxes) - 1})", **where)
+        raise IllegalMoveError(boxes[index].why_not_splittable(result.state.orientation), **where)
+    return Line(start, result.moves)
 
 
 def index_list_text(line: Line) -> str:
@@ -312,16 +304,7 @@ def index_list_text(line: Line) -> str:
     tools write it."""
     from engines.splt import fast
 
-    state = line.start
-    indices = []
-    for number, move in enumerate(line.moves, start=1):
-        try:
-            index = state.resolve(move)
-        except KibitzInputError as error:
-            raise error.located(move_number=number, token=str(move)) from None
-        indices.append(index)
-        state, _, _ = fast.replay_indices(state, [index])
-    return "[" + ", ".join(map(str, indices)) + "]"
+    return "[" + ", ".join(map(str, fast.replay_checked(line.start, list(line.moves)).indices)) + "]"
 
 
 def geometric_text(line: Line) -> str:

@@ -38,9 +38,10 @@ def test_record_replays_to_its_split_count_and_score(splt_data, splt_records, fi
     assert [[m.x, m.y, m.w, m.h] for m in line.moves] == record["moves_xywh"]
     assert len(line.moves) == splits
 
-    final, score_after, played = fast.replay_moves(State(), list(line.moves))
-    assert played == splits
-    assert score_after == record["score_after_each_split"]
+    result = fast.replay_moves(State(), list(line.moves))
+    final = result.state
+    assert result.played == splits
+    assert list(result.score_after) == record["score_after_each_split"]
     assert final.score == score
     assert final.splits == splits
     assert _boxes(record["final_board"]) == sorted(final.boxes)
@@ -92,9 +93,9 @@ def test_records_are_unchanged_by_the_open_edge_case_options(splt_records):
         record = splt_records[key]
         moves = [Move(*xywh) for xywh in record["moves_xywh"]]
         for rules in (Rules(unconditional_refill=True), Rules(always_late_clusters=True)):
-            final, score_after, played = fast.replay_moves(State(rules=rules), moves)
-            assert played == record["splits"]
-            assert score_after == record["score_after_each_split"]
+            result = fast.replay_moves(State(rules=rules), moves)
+            assert result.played == record["splits"]
+            assert list(result.score_after) == record["score_after_each_split"]
 
 
 # -- real screenshots -----------------------------------------------------------------------------
