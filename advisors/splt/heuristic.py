@@ -55,7 +55,7 @@ def rank(state: State, limit: int | None = None) -> list[SpltCandidate]:
         members = result.clusters.get(index, ())
         new_half = len(state.boxes)
         cluster = tuple(state.boxes[m] for m in members if m != new_half)
-        forecast = predictors.halving_forecast(state, move) if members else None
+        forecast = predictors.halving_forecast(state, move, list(members)) if members else None
         unexpected = predictors.unexpected_cluster(state, move)
         terms = result.terms.get(index, ())
         parts = [_describe(name, value, state, index, result.facts) for name, value in terms if value]

@@ -75,11 +75,13 @@ def _walk_stack(boxes: list[Box], representative: Box, top_value: int) -> list[i
     return stack
 
 
-def halving_forecast(state: State, move: Move) -> HalvingForecast | None:
+def halving_forecast(state: State, move: Move, members: list[int] | None = None) -> HalvingForecast | None:
     """None when the split makes no cluster; otherwise whether the cluster's explosion is a new
-    halving event and how many halvings its blocks get."""
+    halving event and how many halvings its blocks get. ``members`` (from
+    ``reference.split_cluster``) saves recomputing the cluster when the caller has it."""
     index = state.resolve(move)
-    members = reference.split_cluster(state, index)
+    if members is None:
+        members = reference.split_cluster(state, index)
     if not members:
         return None
     boxes = list(state.boxes)
