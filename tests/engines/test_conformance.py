@@ -18,24 +18,17 @@ from engines import GAMES, IllegalMoveError, Line
 GAME_NAMES = sorted(GAMES)
 PLAYOUTS = 40
 EVERY_MOVE_CHECK_INTERVAL = 5  # play every legal move at every 5th position
+MAX_MOVES = 2000
 
 
-def random_line(game, rng: np.random.Generator, max_moves: int = 2000):
-    """Play one seeded random game; yield (state, chosen move) pairs and return the end state."""
-    state = game.initial_state()
-    for _ in range(max_moves):
-        if game.is_chance_node(state):
-            outcomes = game.chance_outcomes(state)
-            weights = np.array([p for _, p in outcomes], dtype=float)
-            pick = outcomes[int(rng.choice(len(outcomes), p=weights / weights.sum()))][0]
-            state = game.apply_chance(state, pick).state
-            continue
-        moves = game.legal_moves(state)
-        if not moves:
-            break
-        move = moves[int(rng.integers(len(moves)))]
-        yield state, move
-        state = game.play(state, move).state
+def settle_chance(game, state, rng: np.random.Generator):
+    """Apply seeded chance outcomes until a player is to move (or the game is over)."""
+    while game.is_chance_node(state):
+        outcomes = game.chance_outcomes(state)
+        weights = np.array([p for _, p in outcomes], dtype=float)
+        pick = outcomes[int(rng.choice(len(outcomes), p=weights / weights.sum()))][0]
+        state = game.apply_chance(state, pick).state
+    return state
 
 
 @pytest.fixture(params=GAME_NAMES)
@@ -61,16 +54,20 @@ def test_random_playouts(game):
     for playout in range(PLAYOUTS):
         start = game.initial_state()
         played = []
-        state = start
-        for position_number, (state, move) in enumerate(random_line(game, rng)):
+        state = settle_chance(game, start, rng)
+        for position_number in range(MAX_MOVES):
+            legal = game.legal_moves(state)
+            if not legal:
+                break
             positions += 1
             _check_position(game, state, every_move=position_number % EVERY_MOVE_CHECK_INTERVAL == 0)
+            move = legal[int(rng.integers(len(legal)))]
             step = game.play(state, move)
             reference = game.reference_play(state, move)
             if reference is not None:
                 assert step == reference, f"playout {playout}, move {len(played) + 1} {game.move_text(move)}"
             played.append(move)
-            state = step.state
+            state = settle_chance(game, step.state, rng)
         final = state
         assert game.is_over(final)
         assert game.legal_moves(final) == []
