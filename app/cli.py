@@ -99,7 +99,7 @@ def _fail(message: str, as_json: bool, game: str, error: Exception | None = None
 
 def _load_line(game, path: str, format: str | None):
     """Read and replay a sequence file; returns (line, final state). Raises input errors."""
-    from app.files import read_text
+    from engines.files import read_text
     from engines.errors import KibitzInputError
 
     if format is not None and format not in game.sequence_formats:
@@ -181,7 +181,7 @@ def _advise(game, args) -> int:
 
 
 def _convert(game, args) -> int:
-    from app.files import write_text_atomic
+    from engines.files import write_text_atomic
     from engines.errors import KibitzInputError
 
     if args.to not in game.sequence_formats:

@@ -1,4 +1,4 @@
-"""Reading and writing the user's files: precise errors on read, atomic writes."""
+"""Reading and writing files: precise errors on read, atomic writes."""
 
 from __future__ import annotations
 
@@ -24,13 +24,19 @@ def read_text(path: str | os.PathLike[str]) -> str:
 
 
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` so that ``path`` holds either its old contents or all of the new ones,
+    """Write ``text`` (UTF-8) so that ``path`` holds either its old contents or all of the new
+    ones, never half a file."""
+    write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` so that ``path`` holds either its old contents or all of the new ones,
     never half a file: write a temporary file beside it, flush it to disk, then rename."""
     target = Path(path)
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
         os.replace(temporary, target)
