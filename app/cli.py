@@ -11,7 +11,7 @@ import json
 import sys
 from typing import Any
 
-VERBS = ("replay", "convert", "advise", "bench")
+VERBS = ("replay", "convert", "advise", "search", "bench")
 
 
 def _games() -> dict[str, Any]:
@@ -50,6 +50,10 @@ def _parser() -> argparse.ArgumentParser:
     advise.add_argument("--format", default=None, help="the file's format (detected when omitted)")
     advise.add_argument("--json", action="store_true")
 
+    from app import search_command
+
+    search_command.add_parser(verbs)
+
     bench = verbs.add_parser("bench", help="measure engine speed (random playouts, one core)")
     bench.add_argument("game", nargs="?", default="splt")
     bench.add_argument("--seconds", type=float, default=3.0, help="time per engine path (default 3)")
@@ -77,12 +81,16 @@ def main(argv: list[str]) -> int:
         known = ", ".join(sorted(games))
         print(f"kibitz: unknown game {args.game!r}; known games: {known}", file=sys.stderr)
         return 2
-    return {"replay": _replay, "convert": _convert, "advise": _advise, "bench": _bench}[args.verb](
+    from app import search_command
+
+    handlers = {"replay": _replay, "convert": _convert, "advise": _advise, "search": search_command.run,
+                "bench": _bench}
+    return handlers[args.verb](
         games[args.game], args
     )
 
 
-def _fail(message: str, as_json: bool, game: str, error: Exception | None = None) -> int:
+def fail(message: str, as_json: bool, game: str, error: Exception | None = None) -> int:
     print(f"kibitz: {message}", file=sys.stderr)
     if as_json:
         payload: dict[str, Any] = {"game": game, "error": message}
@@ -97,7 +105,7 @@ def _fail(message: str, as_json: bool, game: str, error: Exception | None = None
     return 1
 
 
-def _load_line(game, path: str, format: str | None):
+def load_line(game, path: str, format: str | None):
     """Read and replay a sequence file; returns (line, final state). Raises input errors."""
     from engines.files import read_text
     from engines.errors import KibitzInputError
@@ -117,13 +125,13 @@ def _replay(game, args) -> int:
     from engines.errors import KibitzInputError
 
     try:
-        line, final = _load_line(game, args.file, args.format)
+        line, final = load_line(game, args.file, args.format)
     except OSError as error:
-        return _fail(f"{args.file}: cannot read: {error.strerror or error}", args.json, game.short_name, None)
+        return fail(f"{args.file}: cannot read: {error.strerror or error}", args.json, game.short_name, None)
     except KibitzInputError as error:
-        return _fail(str(error), args.json, game.short_name, error)
+        return fail(str(error), args.json, game.short_name, error)
     except ValueError as error:
-        return _fail(str(error), args.json, game.short_name, None)
+        return fail(str(error), args.json, game.short_name, None)
     result = {
         "game": game.short_name,
         "moves": len(line.moves),
@@ -149,11 +157,11 @@ def _advise(game, args) -> int:
     from advisors.splt.heuristic import rank
 
     try:
-        line, final = _load_line(game, args.file, args.format)
+        line, final = load_line(game, args.file, args.format)
     except OSError as error:
-        return _fail(f"{args.file}: cannot read: {error.strerror or error}", args.json, game.short_name)
+        return fail(f"{args.file}: cannot read: {error.strerror or error}", args.json, game.short_name)
     except (KibitzInputError, ValueError) as error:
-        return _fail(str(error), args.json, game.short_name, error if isinstance(error, KibitzInputError) else None)
+        return fail(str(error), args.json, game.short_name, error if isinstance(error, KibitzInputError) else None)
     candidates = rank(final)
     if args.json:
         print(json.dumps({
@@ -191,17 +199,17 @@ def _convert(game, args) -> int:
         )
         return 2
     try:
-        line, _ = _load_line(game, args.file, args.format)
+        line, _ = load_line(game, args.file, args.format)
         text = game.sequence_text(line, args.to)
     except OSError as error:
-        return _fail(f"{args.file}: cannot read: {error.strerror or error}", False, game.short_name)
+        return fail(f"{args.file}: cannot read: {error.strerror or error}", False, game.short_name)
     except (KibitzInputError, ValueError) as error:
-        return _fail(str(error), False, game.short_name)
+        return fail(str(error), False, game.short_name)
     if args.output:
         try:
             write_text_atomic(args.output, text)
         except OSError as error:
-            return _fail(f"{args.output}: cannot write: {error.strerror or error}", False, game.short_name)
+            return fail(f"{args.output}: cannot write: {error.strerror or error}", False, game.short_name)
     else:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return 0
