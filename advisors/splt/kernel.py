@@ -57,7 +57,7 @@ S_PENDING = 9  # 1: the next move uses the popped weights in ``pending``
 S_FOLLOWING = 10  # 1: the first game still follows the forced line
 S_OPENING_END = 11  # split count where the current opening ends
 S_RESTART_FROM = 12  # split count the current game restarted from
-S_OPENINGS = 13  # openings played
+S_OPENINGS = 13  # times the search began at the base position (the first start included)
 S_BEST_GAME = 14  # the game number that found the best
 S_DONE = 15  # 1: nothing is left to explore
 SCALARS = 16
@@ -213,7 +213,8 @@ def logistic(turns):
 @kernel
 def compute_weights(boxes, count, owner, splits, flags, weights):
     """Every box's normalised weight (spec 3.3; 0 for boxes that cannot split), bit-identical to
-    ``advisors.splt.weights.weights``. ``owner`` must describe ``boxes``; both are left as found."""
+    ``advisors.splt.weights.weights``. ``owner`` must describe ``boxes``; it and ``boxes[:count]`` are
+    left as found (row ``count`` is used as scratch for the new half)."""
     if splits == 0:
         for index in range(count):
             weights[index] = 1.0 if can_split(boxes, index, splits) else 0.0

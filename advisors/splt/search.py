@@ -15,6 +15,7 @@ import io
 import json
 import os
 import time
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -92,7 +93,7 @@ class Snapshot:
     best_splits: int
     best_score: int
     best_game: int
-    openings: int
+    openings: int  # times the search began at the base position (the first start included)
     exploring_from: int | None  # the lowest split count backtracked to since the last opening
     restart_from: int  # the split count the current game started from
     done: bool
@@ -157,7 +158,6 @@ class Search:
         arrays["rng"][0] = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % (1 << 64) or 1
         state = arrays["state"]
         state[kernel.S_BEST_SPLITS] = -1
-        state[kernel.S_OPENINGS] = -1  # start_opening counts the first one
         kernel.start_opening(params, state, arrays["boxes"], arrays["base_boxes"])
         if following:
             state[kernel.S_FOLLOWING] = 1
@@ -268,16 +268,28 @@ class Search:
             with np.load(path) as data:
                 arrays = {name: np.array(data[name]) for name in data.files if name != "meta"}
                 meta = json.loads(bytes(data["meta"]).decode())
-        except (OSError, ValueError, KeyError) as error:
-            raise KibitzInputError(f"{path}: not a Kibitz SPL-T search checkpoint ({error})") from error
-        if meta.get("format") != _FORMAT_VERSION:
-            raise KibitzInputError(f"{path}: checkpoint format {meta.get('format')} is not {_FORMAT_VERSION}")
-        missing = set(_empty_arrays(1)) - set(arrays)
-        if missing:
-            raise KibitzInputError(f"{path}: checkpoint lacks {', '.join(sorted(missing))}")
-        settings = Settings(**meta["settings"])
-        start = notation.parse_board(meta["start"])
-        return cls(arrays, settings, start, int(meta["from_move"]))
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
+            raise KibitzInputError(f"{path}: not a Kibitz SPL-T search checkpoint ({error})") from None
+        if not isinstance(meta, dict) or meta.get("format") != _FORMAT_VERSION:
+            found = meta.get("format") if isinstance(meta, dict) else None
+            raise KibitzInputError(f"{path}: checkpoint format {found} is not {_FORMAT_VERSION}")
+        expected = _empty_arrays(1)
+        for name, model in expected.items():
+            if name not in arrays:
+                raise KibitzInputError(f"{path}: checkpoint lacks the array {name!r}")
+            array = arrays[name]
+            fixed = model.shape[1:] if name.startswith("stack_") else model.shape
+            shape = array.shape[1:] if name.startswith("stack_") else array.shape
+            if array.dtype != model.dtype or shape != fixed or (name.startswith("stack_") and not array.shape[0]):
+                raise KibitzInputError(f"{path}: checkpoint array {name!r} has shape {array.shape} and type "
+                                       f"{array.dtype}, expected {model.shape} and {model.dtype}")
+        try:
+            settings = Settings(**meta["settings"])
+            start = notation.parse_board(meta["start"])
+            from_move = int(meta["from_move"])
+        except (KeyError, TypeError, ValueError) as error:
+            raise KibitzInputError(f"{path}: checkpoint description is damaged ({error})") from None
+        return cls(arrays, settings, start, from_move)
 
 
 def _next_slice(per_slice: int, spent: float, target: float) -> int:
