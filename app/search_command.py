@@ -45,6 +45,9 @@ def add_parser(verbs) -> None:
     paranoid.add_argument("--close-call-every", type=int,
                           help="branch on every n-th close call (blog: 2; 0 never)")
     paranoid.add_argument("--close-call-after", type=int, help="close calls only after this split (blog: 0)")
+    paranoid.add_argument("--stale-games", type=int,
+                          help="start a new opening after this many games without a longer game since the "
+                          "last one (default 20000; 0 never, as the blog)")
     paranoid.add_argument("--trigger", choices=("cluster", "last-box", "off"),
                           help="big-cluster branch points: cluster (the split made point blocks bigger than "
                           "1x1; blog), last-box (the reference code's test), off")
@@ -63,6 +66,7 @@ def _settings(args):
         "close_call_every": args.close_call_every,
         "close_call_after": args.close_call_after,
         "trigger": args.trigger,
+        "stale_games": args.stale_games,
     }
     import dataclasses
 

@@ -3,7 +3,8 @@
     python benchmarks/splt_search.py                 # 3 runs of 10 minutes on 2 workers
     python benchmarks/splt_search.py --minutes 30 --runs 1
 
-Each run is a fresh ``kibitz search splt`` (the blog's algorithm, spec 3.6) from the empty board
+Each run is a fresh ``kibitz search splt`` (ParanoidPlay with the default settings: the blog's
+algorithm of spec 3.6 plus a new opening after 20,000 games without progress) from the empty board
 with its own seed. The table gives the best game after each mark, the time and games needed to
 first reach 1000 splits, and games per second, then the median over the runs and the reference
 Python implementation's figures measured on the same kind of machine. A last row replays the
@@ -77,7 +78,7 @@ def main() -> None:
     runs = []
     for number in range(args.runs):
         seed = args.seed + number
-        print(f"run {number + 1}/{args.runs}: ParanoidPlay (blog), {args.workers} workers, "
+        print(f"run {number + 1}/{args.runs}: ParanoidPlay (default settings), {args.workers} workers, "
               f"{args.minutes:g} min, seed {seed}", flush=True)
         runs.append(one_run(args.minutes, marks, args.workers, seed, Settings()))
 

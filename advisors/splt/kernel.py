@@ -60,7 +60,9 @@ S_RESTART_FROM = 12  # split count the current game restarted from
 S_OPENINGS = 13  # times the search began at the base position (the first start included)
 S_BEST_GAME = 14  # the game number that found the best
 S_DONE = 15  # 1: nothing is left to explore
-SCALARS = 16
+S_ROUND_BEST = 16  # the longest game since the last opening
+S_ROUND_STALE = 17  # games since the last opening's best last improved
+SCALARS = 20
 
 # --- search parameters: one int64 array and one float64 array ----------------------------------
 K_OPENING = 0  # weighted-random moves after the base (a huge value: the weighted-random player)
@@ -75,6 +77,7 @@ K_STOP_WHEN_EMPTY = 7  # 1: an empty stack ends the search instead of a new open
 K_FLAGS = 8  # engine rule flags
 K_BASE_COUNT = 9  # boxes of the base position (``base_boxes``)
 K_BASE_SCORE = 10
+K_STALE_GAMES = 11  # a new opening after this many games without a longer game since the last (0: never)
 PARAMETERS = 12
 F_CLOSE_LOW = 0
 F_CLOSE_HIGH = 1
@@ -447,6 +450,8 @@ def start_opening(params, state, boxes, base_boxes):
     state[S_EXPLORING_FROM] = MAX_LINE
     state[S_RESTART_FROM] = base_splits
     state[S_OPENINGS] += 1
+    state[S_ROUND_BEST] = 0
+    state[S_ROUND_STALE] = 0
 
 
 @kernel
@@ -560,8 +565,14 @@ def search(
             for move in range(splits):
                 best_line[move] = line[move]
             status = NEW_BEST
-        if state[S_TOP] == 0:
-            if params[K_STOP_WHEN_EMPTY] == 1:
+        if splits > state[S_ROUND_BEST]:
+            state[S_ROUND_BEST] = splits
+            state[S_ROUND_STALE] = 0
+        else:
+            state[S_ROUND_STALE] += 1
+        stale = params[K_STALE_GAMES] > 0 and state[S_ROUND_STALE] >= params[K_STALE_GAMES]
+        if state[S_TOP] == 0 or stale:
+            if params[K_STOP_WHEN_EMPTY] == 1 and not stale:
                 state[S_DONE] = 1
                 if status != NEW_BEST:
                     status = EXHAUSTED

@@ -36,7 +36,8 @@ _FORMAT_VERSION = 1
 @dataclasses.dataclass(frozen=True)
 class Settings:
     """How a search plays. The defaults are ParanoidPlay as the blog describes it (spec 3.6,
-    "intended"); :meth:`reference_1053` is the 1053-split run as its code really behaved."""
+    "intended") plus ``stale_games``; :meth:`reference_1053` is the 1053-split run as its code
+    really behaved."""
 
     player: str = "paranoid"
     opening_moves: int = 50  # weighted-random moves before the paranoid loop
@@ -47,13 +48,17 @@ class Settings:
     close_call_every: int = 2  # branch on every n-th close call (0: never)
     trigger: str = "cluster"  # big-cluster branch points: off, last-box (the reference's test), cluster
     stop_when_empty: bool = False  # an exhausted stack ends the search instead of a new opening
+    # A new opening after this many games without a longer game since the last opening (0: never).
+    # Not in the blog: without it an unlucky opening keeps the search below 500 splits for minutes,
+    # because backtracking rarely gets down to 250 (see benchmarks/splt_search.py).
+    stale_games: int = 20_000
 
     def __post_init__(self) -> None:
         if self.player not in PLAYERS:
             raise ValueError(f"unknown player {self.player!r}; choose one of {', '.join(PLAYERS)}")
         if self.trigger not in TRIGGERS:
             raise ValueError(f"unknown trigger {self.trigger!r}; choose one of {', '.join(TRIGGERS)}")
-        if self.opening_moves < 0 or self.reseed_below < 0 or self.close_call_every < 0:
+        if min(self.opening_moves, self.reseed_below, self.close_call_every, self.stale_games) < 0:
             raise ValueError("opening moves, reseed depth and close-call spacing cannot be negative")
 
     @classmethod
@@ -61,11 +66,11 @@ class Settings:
         if player == "greedy":
             return cls(
                 player="greedy", opening_moves=0, reseed_below=0, close_call_every=0, trigger="off",
-                stop_when_empty=True, **changes,
+                stop_when_empty=True, stale_games=0, **changes,
             )
         if player == "weighted":
             return cls(player="weighted", opening_moves=_FOREVER, reseed_below=0, close_call_every=0,
-                       trigger="off", **changes)
+                       trigger="off", stale_games=0, **changes)
         return cls(player=player, **changes)
 
     @classmethod
@@ -74,7 +79,7 @@ class Settings:
         last-box trigger, close calls only from split 875 on (its throttle never advanced)."""
         return cls(
             opening_moves=0, reseed_below=0, close_call_after=874, close_call_every=1,
-            trigger="last-box", stop_when_empty=True,
+            trigger="last-box", stop_when_empty=True, stale_games=0,
         )
 
     @property
@@ -142,6 +147,7 @@ class Search:
         params[kernel.K_CLOSE_EVERY] = settings.close_call_every
         params[kernel.K_TRIGGER] = TRIGGERS[settings.trigger]
         params[kernel.K_STOP_WHEN_EMPTY] = int(settings.stop_when_empty)
+        params[kernel.K_STALE_GAMES] = settings.stale_games
         params[kernel.K_FLAGS] = line.start.rules.flags()
         arrays["floats"][kernel.F_CLOSE_LOW] = settings.close_call_low
         arrays["floats"][kernel.F_CLOSE_HIGH] = settings.close_call_high
