@@ -484,7 +484,8 @@ def search(
     finished = 0
     status = RAN_GAMES
     while True:
-        if not is_over(boxes, count, splits):
+        # A game that reaches the end of ``line`` is treated as over (no real game gets near it).
+        if splits < line.shape[0] - 1 and not is_over(boxes, count, splits):
             if splits < state[S_OPENING_END] and state[S_FOLLOWING] == 0:
                 # Weighted-random opening: no branch points.
                 compute_weights(boxes, count, owner, splits, flags, weights)

@@ -157,8 +157,13 @@ class Search:
         params[kernel.K_BASE_SPLITS] = base.splits
         params[kernel.K_BASE_SCORE] = base.score
         indices = list(replay.indices)
-        arrays["line"][: len(indices)] = indices
-        arrays["forced"][: len(indices)] = indices
+        # The kernel numbers moves by split count, so a line that starts after split s0 sits at s0.
+        first = line.start.splits
+        if first + len(indices) >= kernel.MAX_LINE:
+            raise KibitzInputError(f"the sequence ends after split {first + len(indices)}; searches stop at "
+                                   f"{kernel.MAX_LINE - 1}")
+        arrays["line"][first : first + len(indices)] = indices
+        arrays["forced"][first : first + len(indices)] = indices
         following = follow_rest and from_move < len(moves)
         params[kernel.K_FORCED_END] = base.splits + (len(moves) - from_move if following else 0)
         arrays["rng"][0] = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % (1 << 64) or 1
@@ -168,8 +173,6 @@ class Search:
         if following:
             state[kernel.S_FOLLOWING] = 1
             state[kernel.S_OPENING_END] = base.splits
-        # The line's own moves count from the start of the line, so indices stay line positions.
-        _check_line_position(line, base, from_move)
         return cls(arrays, settings, line.start, from_move)
 
     # --- running ------------------------------------------------------------------------------
@@ -245,8 +248,9 @@ class Search:
         )
 
     def best_indices(self) -> list[int]:
+        """The best game's moves (box-list indices) from the search's start position."""
         length = max(int(self.arrays["state"][kernel.S_BEST_SPLITS]), 0)
-        return [int(i) for i in self.arrays["best_line"][:length]]
+        return [int(i) for i in self.arrays["best_line"][self.start.splits : length]]
 
     def best_line(self) -> Line:
         """The best game as a line of moves from the search's start position."""
@@ -308,11 +312,6 @@ def _next_slice(per_slice: int, spent: float, target: float) -> int:
 def _state_after(start: State, moves) -> State:
     replay = fast.replay_checked(start, tuple(moves))
     return replay.state
-
-
-def _check_line_position(line: Line, base: State, from_move: int) -> None:
-    if base.splits - line.start.splits != from_move:
-        raise AssertionError("the base position must lie from_move splits after the line's start")
 
 
 def _empty_arrays(stack_capacity: int) -> dict[str, np.ndarray]:

@@ -11,6 +11,7 @@ import pytest
 
 from advisors.splt.search import Search, Settings
 from engines import GAMES
+from engines.contract import Line
 from engines.errors import KibitzInputError
 from engines.splt import State, fast, notation
 
@@ -234,3 +235,18 @@ def test_paranoid_play_reseeds_below_250_splits():
     assert snapshot.games == 300
     assert new_openings >= 1 and snapshot.openings >= 1
     assert_best_is_a_legal_finished_game(search)
+
+
+def test_a_line_that_starts_after_the_empty_board(record_1196):
+    # The start is the record's position after 40 splits; the search keeps the next 10 moves and
+    # starts by replaying the following 30.
+    start = SPLT.replay(record_1196.start, record_1196.moves[:40])
+    line = Line(start, record_1196.moves[40:80])
+    search = Search.start_from(Settings(), line, from_move=10, seed=4)
+    snapshot = search.run(games=50)
+    best = search.best_line()
+    assert best.start == start
+    assert best.moves[:10] == record_1196.moves[40:50]
+    assert snapshot.best_splits == 40 + len(best.moves)
+    final = SPLT.replay(best.start, best.moves)
+    assert SPLT.is_over(final) and final.splits == snapshot.best_splits
