@@ -186,31 +186,31 @@ class ParallelSearch:
         for process in processes:
             process.start()
         finished: set[int] = set()
-        failure: str | None = None
+        failures: list[str] = []
+
+        def receive(timeout: float) -> bool:
+            """Handle one worker message; True when it announced a new overall best."""
+            try:
+                kind, index, *payload = messages.get(timeout=timeout)
+            except queue.Empty:
+                return False
+            if kind == "error":
+                failures.append(f"search worker {index} failed: {payload[0]}")
+                finished.add(index)
+                return False
+            snapshots[index] = payload[0]
+            if kind == "done":
+                finished.add(index)
+            return kind == "best" and self._record_best(payload[0], payload[1])
+
         last_report = 0.0
+        restore = _stop_on_ctrl_c(stop)
         try:
             while len(finished) < workers:
-                try:
-                    message = messages.get(timeout=0.2)
-                except queue.Empty:
-                    message = None
-                new_best = False
-                if message is not None:
-                    kind, index = message[0], message[1]
-                    if kind == "progress":
-                        snapshots[index] = message[2]
-                    elif kind == "best":
-                        snapshots[index] = message[2]
-                        new_best = self._record_best(message[2], message[3])
-                    elif kind == "done":
-                        snapshots[index] = message[2]
-                        finished.add(index)
-                    elif kind == "error":
-                        failure = f"search worker {index} failed: {message[2]}"
-                        finished.add(index)
+                new_best = receive(0.2)
                 for index, process in enumerate(processes):
                     if index not in finished and not process.is_alive() and process.exitcode not in (0, None):
-                        failure = failure or f"search worker {index} stopped with exit code {process.exitcode}"
+                        failures.append(f"search worker {index} stopped with exit code {process.exitcode}")
                         finished.add(index)
                 elapsed = time.monotonic() - began
                 total = sum(s.games for s in snapshots.values())
@@ -218,35 +218,28 @@ class ParallelSearch:
                     (seconds is not None and elapsed >= seconds)
                     or (games is not None and total - games_at_start >= games)
                     or (should_stop is not None and should_stop())
-                    or failure is not None
+                    or failures
                 ):
                     stop.set()
                 now = time.monotonic()
                 if progress is not None and (new_best or now - last_report >= _PROGRESS_SECONDS):
                     last_report = now
                     progress(self._progress(snapshots, games_at_start, elapsed, workers, new_best))
-        except KeyboardInterrupt:
-            stop.set()
-            for process in processes:
-                process.join(timeout=60)
         finally:
+            restore()
             stop.set()
+            # A worker cannot exit before its queued messages are read, so keep reading while joining.
+            deadline = time.monotonic() + 60
+            while any(process.is_alive() for process in processes) and time.monotonic() < deadline:
+                receive(0.1)
+            while not messages.empty():  # every worker has exited, so nothing more is coming
+                receive(0.1)
             for process in processes:
-                process.join(timeout=60)
+                process.join(timeout=1)
                 if process.is_alive():
                     process.terminate()
-        # Messages still queued (a best found while stopping).
-        while True:
-            try:
-                message = messages.get_nowait()
-            except queue.Empty:
-                break
-            if message[0] in ("progress", "done", "best"):
-                snapshots[message[1]] = message[2]
-            if message[0] == "best":
-                self._record_best(message[2], message[3])
-        if failure is not None:
-            raise RuntimeError(failure)
+        if failures:
+            raise RuntimeError(failures[0])
         elapsed = time.monotonic() - began
         total = sum(s.games for s in snapshots.values())
         best = self.description["best"]
@@ -323,6 +316,16 @@ class ParallelSearch:
             workers=workers,
             new_best=new_best,
         )
+
+
+def _stop_on_ctrl_c(stop) -> Callable[[], None]:
+    """While a search runs in the main thread, Ctrl-C asks the workers to save and stop (instead of
+    interrupting the parent mid-write). Returns the function that puts the old handler back."""
+    try:
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
+    except ValueError:  # not the main thread (the GUI runs searches from a worker thread)
+        return lambda: None
+    return lambda: signal.signal(signal.SIGINT, previous)
 
 
 def _worker_main(config: dict, messages, stop) -> None:

@@ -129,3 +129,27 @@ def test_an_existing_search_folder_is_not_overwritten(capsys, tmp_path):
     code, _, err = run(capsys, "--player", "greedy", "--out", str(folder))
     assert code == 1 and "already holds a search" in err
     assert (folder / "search.json").read_text() == before
+
+
+def test_ctrl_c_stops_cleanly_and_saves(tmp_path):
+    folder = tmp_path / "s"
+    env = dict(os.environ, PYTHONPATH=str(PROJECT))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app", "search", "splt", "--workers", "1", "--seed", "4", "--out", str(folder),
+         "--json"],
+        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not list(folder.glob("best-*-index.txt")):
+            time.sleep(0.2)
+        os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in a terminal sends
+        out, _ = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 0
+    result = json.loads(out)
+    assert result["games"] > 0 and result["best_moves"] > 0
+    assert Path(result["best_file"]).exists()
+    assert (folder / "worker-0.npz").exists()
