@@ -112,7 +112,7 @@ def main() -> None:
     if len(runs) > 1:
         reached = [r.seconds_to_target for r in runs if r.seconds_to_target is not None]
         rows.append([
-            f"median of {len(runs)}", *[cell(statistics.median(r.best_at[m] for r in runs)) for m in marks],
+            f"median of {len(runs)}", *[cell(statistics.median_low(r.best_at[m] for r in runs)) for m in marks],
             cell(statistics.median(reached), "{:.0f} s") if len(reached) * 2 > len(runs) else f"{len(reached)}/{len(runs)} reached",
             "", f"{statistics.median(r.games / r.seconds for r in runs):,.0f}", "",
         ])
