@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 import time
@@ -68,8 +69,6 @@ def _settings(args):
         "trigger": args.trigger,
         "stale_games": args.stale_games,
     }
-    import dataclasses
-
     return dataclasses.replace(settings, **{k: v for k, v in changes.items() if v is not None})
 
 

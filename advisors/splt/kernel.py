@@ -30,15 +30,13 @@ from engines.splt.kernel import (
     build_owner,
     can_split,
     is_over,
-    mark_squares_anywhere,
-    mark_squares_containing,
     next_random,
     paint,
+    split_and_check,
     turn,
-    STALE_CLUSTER_CONVERSION,
 )
 
-ENGINE_KERNEL_SHA256 = "c15d3a1d0acc9bcbbc95bc8df078d8683942a7b209a83dd85f23a78531a231af"
+ENGINE_KERNEL_SHA256 = "88ccfdf3900eeb4cbee256bb31c1f0c2862ece5674e0db9d7748893e5b6ba2da"
 
 MAX_STACK = HEIGHT + 1  # a point-block stack never holds more entries than rows
 MAX_LINE = 4096  # splits in one game (the theoretical ceiling is about 3,700)
@@ -168,32 +166,12 @@ def board_facts(boxes, count, until_fall, stack_len, stacks, lowest_in_band):
 def cluster_of_split(boxes, count, owner, index, splits, flags, member):
     """Mark in ``member`` the boxes that splitting ``index`` now would convert (the new half is
     ``count``); the board is left as it was. Returns how many."""
-    x = boxes[index, X]
-    y = boxes[index, Y]
     w = boxes[index, W]
     h = boxes[index, H]
     second = count
-    if splits % 2 == 0:
-        boxes[index, H] = h // 2
-        boxes[second, X] = x
-        boxes[second, Y] = y + h // 2
-        boxes[second, W] = w
-        boxes[second, H] = h // 2
-    else:
-        boxes[index, W] = w // 2
-        boxes[second, X] = x + w // 2
-        boxes[second, Y] = y
-        boxes[second, W] = w // 2
-        boxes[second, H] = h
-    boxes[second, P] = 0
-    paint(owner, boxes, second, second)
     for box in range(count + 1):
         member[box] = 0
-    if flags & STALE_CLUSTER_CONVERSION:
-        mark_squares_anywhere(boxes, owner, count + 1, boxes[second, W], boxes[second, H], member)
-    else:
-        mark_squares_containing(boxes, owner, index, member)
-        mark_squares_containing(boxes, owner, second, member)
+    split_and_check(boxes, owner, index, second, splits, flags, member)
     paint(owner, boxes, second, index)
     boxes[index, W] = w
     boxes[index, H] = h

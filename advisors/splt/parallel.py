@@ -32,6 +32,7 @@ from engines.contract import Line
 from engines.errors import KibitzInputError
 from engines.files import read_text, write_text_atomic
 from engines.splt import fast, notation
+from engines.splt.state import State
 
 SEARCH_FILE = "search.json"
 START_FILE = "start.txt"
@@ -97,8 +98,6 @@ class ParallelSearch:
                 f"{folder} already holds a search; resume it (--resume {folder}) or choose another folder"
             )
         if line is None:
-            from engines.splt.state import State
-
             line = Line(State(), ())
         if from_move is None:
             from_move = len(line.moves)

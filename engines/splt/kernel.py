@@ -235,6 +235,36 @@ def refill(boxes, count, owner, anything_moved, destroyed_rows, unconditional, l
 
 
 @kernel
+def split_and_check(boxes, owner, index, second, splits, flags, member):
+    """Steps 1-2 of a turn: split box ``index`` in place into its top/left half and the new half
+    at row ``second`` (painted into ``owner``), then mark in ``member`` the boxes the split check
+    converts. ``member`` is not cleared here."""
+    x = boxes[index, X]
+    y = boxes[index, Y]
+    w = boxes[index, W]
+    h = boxes[index, H]
+    if splits % 2 == 0:
+        boxes[index, H] = h // 2
+        boxes[second, X] = x
+        boxes[second, Y] = y + h // 2
+        boxes[second, W] = w
+        boxes[second, H] = h // 2
+    else:
+        boxes[index, W] = w // 2
+        boxes[second, X] = x + w // 2
+        boxes[second, Y] = y
+        boxes[second, W] = w // 2
+        boxes[second, H] = h
+    boxes[second, P] = 0
+    paint(owner, boxes, second, second)
+    if flags & STALE_CLUSTER_CONVERSION:
+        mark_squares_anywhere(boxes, owner, second + 1, boxes[second, W], boxes[second, H], member)
+    else:
+        mark_squares_containing(boxes, owner, index, member)
+        mark_squares_containing(boxes, owner, second, member)
+
+
+@kernel
 def turn(boxes, count, owner, splits, index, flags, log, parts):
     """Play one split (spec 1.3) of the legal box ``index`` in place.
 
@@ -246,36 +276,14 @@ def turn(boxes, count, owner, splits, index, flags, log, parts):
     split_number = splits + 1
     member = np.zeros(MAX_BOXES, np.int8)
 
-    # 1. Split.
-    x = boxes[index, X]
-    y = boxes[index, Y]
-    w = boxes[index, W]
-    h = boxes[index, H]
+    # 1. Split; 2. clusters from the split.
+    n_log = log_row(
+        log, n_log, EVENT_SPLIT, boxes[index, X], boxes[index, Y], boxes[index, W], boxes[index, H],
+        splits % 2, 0,
+    )
     second = count
-    if splits % 2 == 0:
-        n_log = log_row(log, n_log, EVENT_SPLIT, x, y, w, h, 0, 0)
-        boxes[index, H] = h // 2
-        boxes[second, X] = x
-        boxes[second, Y] = y + h // 2
-        boxes[second, W] = w
-        boxes[second, H] = h // 2
-    else:
-        n_log = log_row(log, n_log, EVENT_SPLIT, x, y, w, h, 1, 0)
-        boxes[index, W] = w // 2
-        boxes[second, X] = x + w // 2
-        boxes[second, Y] = y
-        boxes[second, W] = w // 2
-        boxes[second, H] = h
-    boxes[second, P] = 0
     count += 1
-    paint(owner, boxes, second, second)
-
-    # 2. Clusters from the split.
-    if flags & STALE_CLUSTER_CONVERSION:
-        mark_squares_anywhere(boxes, owner, count, boxes[second, W], boxes[second, H], member)
-    else:
-        mark_squares_containing(boxes, owner, index, member)
-        mark_squares_containing(boxes, owner, second, member)
+    split_and_check(boxes, owner, index, second, splits, flags, member)
     for box in range(count):
         if member[box]:
             boxes[box, P] = split_number + 1
