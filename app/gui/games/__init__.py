@@ -32,17 +32,38 @@ def summarize_nothing(events: tuple[Any, ...]) -> str:
 
 
 @dataclasses.dataclass(frozen=True)
+class CandidateColumn:
+    """An extra column of the advisor panel for one game: a header and the cell's text (and
+    tooltip) for a candidate."""
+
+    header: str
+    text: Callable[[Any], str]
+    tooltip: Callable[[Any], str] | None = None
+
+
+@dataclasses.dataclass(frozen=True)
 class GameUi:
     """The window's plug for one game.
 
     - ``make_board(game, parent)``: the central board widget;
     - ``describe(game, state)``: the permanent status line for a position;
-    - ``summarize_turn(events)``: a short sentence saying what a turn did ("" if nothing to say).
+    - ``summarize_turn(events)``: a short sentence saying what a turn did ("" if nothing to say);
+    - ``rank(state, limit)``: the advisor's candidates, best first (None: no advisor yet);
+      ``advisor_name`` names it and ``score_header`` its scale in the panel;
+      ``candidate_columns`` are the game's extra columns;
+    - ``make_board_editor(game, state, parent)``: a dialog to set up a position by hand;
+    - ``search_jobs``: how to start and resume the game's long search (None: no search).
     """
 
     make_board: Callable[[Game, QWidget | None], BoardView] = PlaceholderBoard
     describe: Callable[[Game, Any], str] = describe_generic
     summarize_turn: Callable[[tuple[Any, ...]], str] = summarize_nothing
+    rank: Callable[[Any, int | None], list[Any]] | None = None
+    advisor_name: str = ""
+    score_header: str = "Score"
+    candidate_columns: tuple[CandidateColumn, ...] = ()
+    make_board_editor: Callable[[Game, Any, QWidget | None], Any] | None = None
+    search_jobs: Any = None
 
 
 def ui_for(short_name: str) -> GameUi:
