@@ -1,0 +1,383 @@
+"""The move tree: every line tried from one start position, for any game (no Qt here).
+
+A node is a position reached by one move from its parent. Its children are the moves tried from
+there; the first child is the main continuation, the others are variations. The tree has a
+*current* node (the position shown) and remembers, at every node, which child was visited last,
+so going back and then forward again returns to where the player was (redo).
+
+Nodes hold immutable states, so rewinding and playing a different move can never change a
+position already in the tree. There is no size limit.
+
+The tree reports every change to its subscribers (:meth:`MoveTree.subscribe`) so a view can
+update itself without rebuilding; :meth:`MoveTree.to_dict` / :meth:`MoveTree.from_dict` give a
+flat, JSON-friendly form (flat because record lines are over a thousand moves deep).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import itertools
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from engines.contract import Game, Line
+from engines.errors import KibitzInputError, NotationError
+
+FORMAT_VERSION = 1
+
+
+@dataclasses.dataclass(eq=False)
+class Node:
+    """One position of the tree. ``move`` and ``events`` are None/empty at the root."""
+
+    id: int
+    parent: Node | None
+    move: Any
+    state: Any
+    events: tuple[Any, ...] = ()
+    children: list[Node] = dataclasses.field(default_factory=list)
+    label: str = ""  # shown beside the move, e.g. "best of ParanoidPlay: 1,234 splits"
+    last_visited: Node | None = None  # the child forward() goes to
+    move_number: int = dataclasses.field(init=False)  # moves from the start (0 at the root)
+
+    def __post_init__(self) -> None:
+        self.move_number = 0 if self.parent is None else self.parent.move_number + 1
+
+    @property
+    def is_root(self) -> bool:
+        return self.parent is None
+
+    @property
+    def is_main_line(self) -> bool:
+        """Whether every move from the start to here is a first child."""
+        node = self
+        while node.parent is not None:
+            if node.parent.children[0] is not node:
+                return False
+            node = node.parent
+        return True
+
+    @property
+    def variation_index(self) -> int:
+        """This node's place among its siblings (0: the main continuation)."""
+        return 0 if self.parent is None else self.parent.children.index(self)
+
+    def __repr__(self) -> str:
+        return f"Node(id={self.id}, move={self.move!r}, children={len(self.children)})"
+
+
+class Change(enum.Enum):
+    CURRENT = "current"  # the current node changed (node: the new current)
+    ADDED = "added"  # nodes were added under node (node: the first new node)
+    REMOVED = "removed"  # a subtree was removed (node: its former parent)
+    REORDERED = "reordered"  # children were reordered (node: the node promoted)
+    LABEL = "label"  # a node's label changed
+    RESET = "reset"  # everything changed (new start position, loaded tree)
+
+
+Listener = Callable[[Change, Node], None]
+
+
+class MoveTree:
+    """Every line tried from ``start`` in ``game`` (see the module docstring)."""
+
+    def __init__(self, game: Game, start: Any = None) -> None:
+        self.game = game
+        self._ids = itertools.count()
+        self._listeners: list[Listener] = []
+        self.root = self._new_node(None, None, game.initial_state() if start is None else start)
+        self.current = self.root
+
+    # -- observing ------------------------------------------------------------------------------
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener(change, node)`` after every change."""
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def _notify(self, change: Change, node: Node) -> None:
+        for listener in list(self._listeners):
+            listener(change, node)
+
+    # -- reading --------------------------------------------------------------------------------
+    @property
+    def state(self) -> Any:
+        return self.current.state
+
+    def _new_node(self, parent: Node | None, move: Any, state: Any, events: tuple = ()) -> Node:
+        return Node(next(self._ids), parent, move, state, tuple(events))
+
+    def nodes(self) -> Iterator[Node]:
+        """Every node, depth first, main continuations before variations."""
+        stack = [self.root]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
+    def __len__(self) -> int:
+        """The number of moves in the tree (nodes other than the root)."""
+        return sum(1 for _ in self.nodes()) - 1
+
+    def find(self, node_id: int) -> Node | None:
+        return next((node for node in self.nodes() if node.id == node_id), None)
+
+    def path(self, node: Node | None = None) -> list[Node]:
+        """The nodes from the root to ``node`` (default: the current one), both included."""
+        node = self.current if node is None else node
+        path = []
+        while node is not None:
+            path.append(node)
+            node = node.parent
+        path.reverse()
+        return path
+
+    def continuation(self, node: Node | None = None) -> list[Node]:
+        """The nodes after ``node`` that forward() would walk to the end (last visited child,
+        else the main one)."""
+        node = self.current if node is None else node
+        result = []
+        while node.children:
+            node = node.last_visited if node.last_visited in node.children else node.children[0]
+            result.append(node)
+        return result
+
+    def line_nodes(self, node: Node | None = None) -> list[Node]:
+        """The whole line through ``node``: its path from the root and its continuation."""
+        return self.path(node) + self.continuation(node)
+
+    def main_line(self) -> list[Node]:
+        """The root and its first children down to the end."""
+        node, result = self.root, [self.root]
+        while node.children:
+            node = node.children[0]
+            result.append(node)
+        return result
+
+    def line(self, node: Node | None = None, through: bool = False) -> Line:
+        """The moves from the start to ``node`` (default: the current one); with ``through``,
+        on to the end of the line it is on."""
+        nodes = self.line_nodes(node) if through else self.path(node)
+        return Line(self.root.state, tuple(n.move for n in nodes[1:]))
+
+    # -- moving ---------------------------------------------------------------------------------
+    def go_to(self, node: Node) -> None:
+        """Show ``node``; every node on its path remembers the way (for forward())."""
+        child = node
+        while child.parent is not None:
+            child.parent.last_visited = child
+            child = child.parent
+        if node is not self.current:
+            self.current = node
+            self._notify(Change.CURRENT, node)
+
+    def back(self) -> bool:
+        """One move back; False at the start."""
+        if self.current.parent is None:
+            return False
+        self.go_to(self.current.parent)
+        return True
+
+    def forward(self) -> bool:
+        """One move forward along the line last visited; False at its end."""
+        following = self.continuation()
+        if not following:
+            return False
+        self.go_to(following[0])
+        return True
+
+    def go_start(self) -> None:
+        self.go_to(self.root)
+
+    def go_end(self) -> None:
+        following = self.continuation()
+        if following:
+            self.go_to(following[-1])
+
+    def switch_variation(self, step: int) -> bool:
+        """Show the sibling ``step`` places after (or before, if negative) the current move;
+        False when there is none."""
+        parent = self.current.parent
+        if parent is None:
+            return False
+        index = parent.children.index(self.current) + step
+        if not 0 <= index < len(parent.children):
+            return False
+        self.go_to(parent.children[index])
+        return True
+
+    # -- changing -------------------------------------------------------------------------------
+    def play(self, move: Any) -> Node:
+        """Play ``move`` at the current node. A move already tried there is followed (whatever
+        text named it), a new one becomes a new child (the main continuation if it is the first).
+        Illegal moves raise the engine's error and change nothing."""
+        step = self.game.play(self.current.state, move)
+        child = self._child_reaching(self.current, step.state)
+        if child is None:
+            child = self._new_node(self.current, move, step.state, step.events)
+            self.current.children.append(child)
+            self._notify(Change.ADDED, child)
+        self.go_to(child)
+        return child
+
+    @staticmethod
+    def _child_reaching(node: Node, state: Any) -> Node | None:
+        return next((child for child in node.children if child.state == state), None)
+
+    def add_line(self, moves: Iterable[Any], start: Node | None = None, label: str = "") -> Node:
+        """Add ``moves`` from ``start`` (default: the root), sharing the moves already in the
+        tree; returns the last node (labelled with ``label`` if given). The current node does not
+        change. An illegal move raises naming its move number, and nothing is added."""
+        node = self.root if start is None else start
+        first_number = node.move_number + 1
+        branch_parent: Node | None = None
+        new_nodes: list[Node] = []
+        state = node.state
+        for number, move in enumerate(moves, start=first_number):
+            try:
+                step = self.game.play(state, move)
+            except KibitzInputError as error:
+                raise error.located(move_number=number, token=self.game.move_text(move)) from None
+            state = step.state
+            if branch_parent is None:
+                existing = self._child_reaching(node, state)
+                if existing is not None:
+                    node = existing
+                    continue
+                branch_parent = node
+            parent = new_nodes[-1] if new_nodes else branch_parent
+            new_nodes.append(self._new_node(parent, move, step.state, step.events))
+        for parent_node, child in zip([branch_parent, *new_nodes], new_nodes):
+            parent_node.children.append(child)
+        leaf = new_nodes[-1] if new_nodes else node
+        if new_nodes:
+            self._notify(Change.ADDED, new_nodes[0])
+        if label:
+            self.set_label(leaf, label)
+        return leaf
+
+    def set_label(self, node: Node, label: str) -> None:
+        if node.label != label:
+            node.label = label
+            self._notify(Change.LABEL, node)
+
+    def promote(self, node: Node | None = None) -> bool:
+        """Make the line through ``node`` (default: the current one) the main line: at every
+        step from the root it becomes the first child. False if it already is."""
+        node = self.current if node is None else node
+        changed = False
+        child = node
+        while child.parent is not None:
+            siblings = child.parent.children
+            if siblings[0] is not child:
+                siblings.remove(child)
+                siblings.insert(0, child)
+                changed = True
+            child = child.parent
+        if changed:
+            self._notify(Change.REORDERED, node)
+        return changed
+
+    def delete(self, node: Node | None = None) -> int:
+        """Remove ``node`` (default: the current one) and everything after it; the current node
+        moves to its parent when it was inside. Returns how many moves were removed. The root
+        cannot be deleted (use :meth:`reset`)."""
+        node = self.current if node is None else node
+        parent = node.parent
+        if parent is None:
+            raise ValueError("the start position cannot be deleted")
+        removed = sum(1 for _ in self._subtree(node))
+        inside = any(n is node for n in self.path())
+        parent.children.remove(node)
+        if parent.last_visited is node:
+            parent.last_visited = None
+        self._notify(Change.REMOVED, parent)
+        if inside:
+            self.go_to(parent)
+        return removed
+
+    def reset(self, start: Any = None) -> None:
+        """Forget every line; start again from ``start`` (default: the game's initial state)."""
+        self.root = self._new_node(None, None, self.game.initial_state() if start is None else start)
+        self.current = self.root
+        self._notify(Change.RESET, self.root)
+
+    @staticmethod
+    def _subtree(node: Node) -> Iterator[Node]:
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            yield current
+            stack.extend(current.children)
+
+    # -- saving ---------------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """A JSON-friendly form: the start as board text and the nodes in depth-first order, each
+        as [parent's place in the list (-1: the root), move text, label]."""
+        order: dict[int, int] = {self.root.id: -1}
+        rows = []
+        for node in self.nodes():
+            if node.parent is None:
+                continue
+            order[node.id] = len(rows)
+            rows.append([order[node.parent.id], self.game.move_text(node.move), node.label])
+        current = order[self.current.id]
+        return {
+            "version": FORMAT_VERSION,
+            "game": self.game.short_name,
+            "start": self.game.board_text(self.root.state),
+            "nodes": rows,
+            "current": current,
+        }
+
+    @classmethod
+    def from_dict(cls, game: Game, data: Any, source: str | None = None) -> MoveTree:
+        """Rebuild a tree saved by :meth:`to_dict`, replaying every move with the rules. Anything
+        wrong raises :class:`NotationError` (or the rules' error) naming ``source`` and the move."""
+
+        def fail(reason: str, **where: Any) -> NotationError:
+            return NotationError(reason, source=source, **where)
+
+        if not isinstance(data, dict):
+            raise fail("a move tree must be an object")
+        if data.get("version") != FORMAT_VERSION:
+            raise fail(f"unknown move-tree version {data.get('version')!r} (this Kibitz reads {FORMAT_VERSION})")
+        if data.get("game") != game.short_name:
+            raise fail(f"the tree is for game {data.get('game')!r}, not {game.short_name!r}")
+        start_text, rows, current = data.get("start"), data.get("nodes"), data.get("current", -1)
+        if not isinstance(start_text, str) or not isinstance(rows, list) or not isinstance(current, int):
+            raise fail("a move tree needs 'start' (text), 'nodes' (list) and 'current' (number)")
+        try:
+            start = game.parse_board(start_text)
+        except KibitzInputError as error:
+            raise error.located(source=source) from None
+        tree = cls(game, start)
+        made: list[Node] = []
+        for place, row in enumerate(rows):
+            if (
+                not isinstance(row, list)
+                or len(row) != 3
+                or not isinstance(row[0], int)
+                or not isinstance(row[1], str)
+                or not isinstance(row[2], str)
+                or not -1 <= row[0] < place
+            ):
+                raise fail(f"node {place} must be [earlier node or -1, move text, label], got {row!r}")
+            parent = tree.root if row[0] < 0 else made[row[0]]
+            number = parent.move_number + 1
+            try:
+                move = game.parse_move(row[1])
+                step = game.play(parent.state, move)
+            except KibitzInputError as error:
+                raise error.located(source=source, move_number=number, token=row[1]) from None
+            node = tree._new_node(parent, move, step.state, step.events)
+            node.label = row[2]
+            parent.children.append(node)
+            made.append(node)
+        if not -1 <= current < len(made):
+            raise fail(f"current node {current} is not in the tree")
+        tree.go_to(tree.root if current < 0 else made[current])
+        return tree
