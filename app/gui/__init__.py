@@ -1,11 +1,18 @@
-"""The Kibitz window (PySide6): a frame holding one game's board view, picked from
-:data:`engines.GAMES`, with undo/redo, copy/paste of positions and a status line.
+"""The Kibitz window (PySide6): the chosen game's board with the advisor panel, the move tree
+and its score graph, the sequence editor and the session.
 
 ``run(argv)`` is what ``kibitz`` with no verb calls.
 """
 
 from __future__ import annotations
 
-from app.gui.application import run
+
+def run(argv: list[str]) -> int:
+    """Open the window (imported here so that importing a widget module does not build the
+    whole window)."""
+    from app.gui.application import run as run_application
+
+    return run_application(argv)
+
 
 __all__ = ["run"]

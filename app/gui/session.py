@@ -1,0 +1,157 @@
+"""The session: every analysis (a game's move tree, its file and its search) saved between runs.
+
+The window keeps a list of analyses; each is one move tree from one start position (a new game,
+a pasted or hand-made position, a loaded file). The session file is written atomically, so a crash
+mid-write leaves the previous session whole. A file that cannot be read is never deleted or
+overwritten: it is moved aside (``session-damaged-<time>.json``) and the reason, with where it
+went, is reported to the player; any analysis in it that can still be read is kept.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from engines import GAMES, KibitzInputError
+from engines.files import write_text_atomic
+from engines.tree import MoveTree
+
+SESSION_DIR_ENV = "KIBITZ_SESSION_DIR"
+SESSION_FILE = "session.json"
+FORMAT_VERSION = 1
+
+
+@dataclasses.dataclass
+class Analysis:
+    """One move tree and what belongs to it."""
+
+    name: str
+    tree: MoveTree
+    file: str | None = None  # the sequence file it was loaded from or saved to
+    search_folder: str | None = None  # the long search started from it (continue it there)
+
+    @property
+    def game(self):
+        return self.tree.game
+
+
+@dataclasses.dataclass
+class Session:
+    analyses: list[Analysis] = dataclasses.field(default_factory=list)
+    current: int = 0  # index in ``analyses``
+    layout: str = "analysis"
+
+
+@dataclasses.dataclass(frozen=True)
+class Loaded:
+    """What reading the session file gave: the session (None if there was none to read) and,
+    when the file was damaged, what was wrong and where the file was moved."""
+
+    session: Session | None
+    problem: str | None = None
+    set_aside: Path | None = None
+
+
+def default_directory() -> Path:
+    """``$KIBITZ_SESSION_DIR``, else ``$KIBITZ_SETTINGS_DIR`` (tests), else the platform's
+    application-data folder."""
+    for variable in (SESSION_DIR_ENV, "KIBITZ_SETTINGS_DIR"):
+        value = os.environ.get(variable)
+        if value:
+            return Path(value)
+    from PySide6.QtCore import QStandardPaths
+
+    return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))
+
+
+def session_to_dict(session: Session) -> dict[str, Any]:
+    return {
+        "version": FORMAT_VERSION,
+        "current": session.current,
+        "layout": session.layout,
+        "analyses": [
+            {
+                "name": analysis.name,
+                "file": analysis.file,
+                "search_folder": analysis.search_folder,
+                "tree": analysis.tree.to_dict(),
+            }
+            for analysis in session.analyses
+        ],
+    }
+
+
+class SessionStore:
+    """Reads and writes one session file (``directory/session.json``)."""
+
+    def __init__(self, directory: Path | None = None) -> None:
+        self.directory = Path(directory) if directory is not None else default_directory()
+        self.path = self.directory / SESSION_FILE
+
+    def save(self, session: Session) -> None:
+        """Write the session atomically (raises OSError when the folder cannot be written)."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(self.path, json.dumps(session_to_dict(session), separators=(",", ":")))
+
+    def load(self) -> Loaded:
+        """Read the session; see :class:`Loaded`. Never raises for a bad file."""
+        if not self.path.exists():
+            return Loaded(None)
+        source = str(self.path)
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except UnicodeDecodeError as error:
+            return self._set_aside(None, f"{source}: not UTF-8 text (byte {error.start})")
+        except json.JSONDecodeError as error:
+            return self._set_aside(None, f"{source}, line {error.lineno}, column {error.colno}: {error.msg}")
+        except OSError as error:
+            return Loaded(None, f"{source}: cannot be read ({error.strerror or error})")
+        if not isinstance(data, dict) or data.get("version") != FORMAT_VERSION:
+            version = data.get("version") if isinstance(data, dict) else None
+            return self._set_aside(None, f"{source}: not a Kibitz session of version {FORMAT_VERSION} (version {version!r})")
+        session = Session(layout=str(data.get("layout", "analysis")))
+        problems = []
+        entries = data.get("analyses")
+        if not isinstance(entries, list):
+            return self._set_aside(None, f"{source}: 'analyses' must be a list")
+        for place, entry in enumerate(entries, start=1):
+            try:
+                session.analyses.append(self._analysis(entry, f"{source}, analysis {place}"))
+            except (KibitzInputError, ValueError, TypeError, KeyError) as error:
+                problems.append(str(error))
+        current = data.get("current", 0)
+        session.current = current if isinstance(current, int) and 0 <= current < len(session.analyses) else 0
+        if problems:
+            kept = f"{len(session.analyses)} of {len(entries)} analyses were read"
+            return self._set_aside(session, "; ".join(problems) + f" ({kept})")
+        return Loaded(session)
+
+    @staticmethod
+    def _analysis(entry: Any, source: str) -> Analysis:
+        if not isinstance(entry, dict) or not isinstance(entry.get("tree"), dict):
+            raise ValueError(f"{source}: an analysis must be an object with a 'tree'")
+        game_name = entry["tree"].get("game")
+        if game_name not in GAMES:
+            raise ValueError(f"{source}: unknown game {game_name!r}")
+        tree = MoveTree.from_dict(GAMES[game_name], entry["tree"], source=source)
+        name = entry.get("name") if isinstance(entry.get("name"), str) else "analysis"
+        file = entry.get("file") if isinstance(entry.get("file"), str) else None
+        folder = entry.get("search_folder") if isinstance(entry.get("search_folder"), str) else None
+        return Analysis(name, tree, file, folder)
+
+    def _set_aside(self, session: Session | None, problem: str) -> Loaded:
+        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        target = self.directory / f"session-damaged-{stamp}.json"
+        counter = 1
+        while target.exists():
+            counter += 1
+            target = self.directory / f"session-damaged-{stamp}-{counter}.json"
+        try:
+            os.replace(self.path, target)
+        except OSError as error:
+            return Loaded(session, f"{problem}. It could not be moved aside ({error}); it was left where it is.")
+        return Loaded(session, problem, target)
