@@ -34,6 +34,17 @@ class BoardView(QWidget):
         self.state = state
         self.update()
 
+    # -- advice (the advisor panel's candidates drawn on the board; a view may ignore them) -----
+    def show_advice(self, candidates: list[Any]) -> None:
+        """Mark the advisor's ``candidates`` (best first) for the position shown. Call it after
+        :meth:`show_position`; a new position clears the marks."""
+
+    def preview_move(self, move: Any | None) -> None:
+        """Preview ``move`` (a candidate the player points at in the panel); None clears it."""
+
+    def set_advice_visible(self, visible: bool) -> None:
+        """Show or hide the advice marks (the candidates are kept)."""
+
 
 class PlaceholderBoard(BoardView):
     """Stands in for a game whose board view is not written yet."""

@@ -50,7 +50,12 @@ class GameUi:
     - ``summarize_turn(events)``: a short sentence saying what a turn did ("" if nothing to say);
     - ``rank(state, limit)``: the advisor's candidates, best first (None: no advisor yet);
       ``advisor_name`` names it and ``score_header`` its scale in the panel;
-      ``candidate_columns`` are the game's extra columns;
+      ``candidate_columns`` are the game's extra columns; ``candidate_label(candidate)`` is the
+      text of the panel's Move column (default: the move's text), ``candidate_color(candidate)``
+      the (r, g, b) colour cue of a row, the same as the board's (None: no cue), and
+      ``move_noun`` what the game calls a move ("split");
+    - ``rollout_text(state)``: a slow-ish extra line for the advisor summary ("greedy from here:
+      534 splits"), run off the GUI thread (None: nothing);
     - ``make_board_editor(game, state, parent)``: a dialog to set up a position by hand;
     - ``search_jobs``: how to start and resume the game's long search (None: no search).
     """
@@ -62,6 +67,10 @@ class GameUi:
     advisor_name: str = ""
     score_header: str = "Score"
     candidate_columns: tuple[CandidateColumn, ...] = ()
+    candidate_label: Callable[[Any], str] | None = None
+    candidate_color: Callable[[Any], tuple[int, int, int] | None] | None = None
+    move_noun: str = "move"
+    rollout_text: Callable[[Any], str] | None = None
     make_board_editor: Callable[[Game, Any, QWidget | None], Any] | None = None
     search_jobs: Any = None
 

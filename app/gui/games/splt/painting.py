@@ -14,8 +14,9 @@ import math
 from collections.abc import Iterable
 
 from PySide6.QtCore import QLine, QPoint, QRect, Qt
-from PySide6.QtGui import QBrush, QColor, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
 
+from app.gui.games.splt.advice import BEST_RGB, CLUSTER, KIND_RGB, advice_kind, tint_strength
 from app.gui.games.splt.glyphs import Lettering
 from app.gui.games.splt.highlights import Highlight, Kind
 from app.gui.games.splt.layout import BoardLayout
@@ -241,3 +242,105 @@ def paint_highlights(painter: QPainter, layout: BoardLayout, highlights: Iterabl
         painter.setPen(pen)
         inset = border // 2 + 1
         painter.drawRect(rect.adjusted(inset, inset, -inset + 1, -inset + 1))
+
+
+# -- advice --------------------------------------------------------------------------------------
+ADVICE_BEST = QColor(*BEST_RGB)
+ADVICE_RANK_TEXT = QColor(235, 235, 235)
+CLUSTER_OUTLINE = QColor(255, 255, 255)
+LATE_CLUSTER_OUTLINE = QColor(*KIND_RGB[CLUSTER])
+
+
+def paint_advice(painter: QPainter, layout: BoardLayout, state: State, candidates) -> None:
+    """The advisor's candidates (best first) on the board: each legal split filled with its
+    predictor colour, fading with rank, its rank in the top-left corner; the best outlined with a
+    thick dashed line, other splits tied with it with a thinner one."""
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+    boxes = []
+    for candidate in candidates:
+        index = state.box_index_at(candidate.move.x, candidate.move.y)
+        boxes.append(state.boxes[index] if index >= 0 else None)
+    count = len(candidates)
+    for rank, (candidate, box) in enumerate(zip(candidates, boxes)):
+        if box is None:
+            continue
+        kind = advice_kind(candidate)
+        fill = QColor(*KIND_RGB[kind])
+        fill.setAlphaF(tint_strength(rank, count, kind))
+        painter.fillRect(layout.rect(box.x, box.y, box.w, box.h).adjusted(1, 1, 0, 0), fill)
+
+    cell = layout.cell
+    if cell >= 16:
+        font = QFont()
+        font.setPixelSize(max(8, round(0.25 * cell)))
+        font.setBold(True)
+        painter.setFont(font)
+        painter.setPen(ADVICE_RANK_TEXT)
+        pad = max(3, round(0.13 * cell))  # clear of the best's frame
+        for rank, box in enumerate(boxes):
+            if box is not None:
+                rect = layout.rect(box.x, box.y, box.w, box.h).adjusted(pad, pad - 1, -pad, -pad)
+                painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, str(rank + 1))
+
+    if not candidates or boxes[0] is None:
+        return
+    best_score = candidates[0].score
+    for rank, (candidate, box) in enumerate(zip(candidates, boxes)):
+        if box is None or (rank > 0 and candidate.score != best_score):
+            continue
+        width = max(3, round(cell / 11)) if rank == 0 else max(2, round(cell / 20))
+        _dashed_frame(painter, layout.rect(box.x, box.y, box.w, box.h), ADVICE_BEST, width)
+
+
+def _dashed_frame(painter: QPainter, rect: QRect, color: QColor, width: int) -> None:
+    """A frame just inside ``rect``: dashes of ``color`` over a black line, readable on any fill."""
+    inset = width // 2 + 1
+    inner = rect.adjusted(inset, inset, -inset + 1, -inset + 1)
+    under = QPen(BACKGROUND, width)
+    under.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.setPen(under)
+    painter.drawRect(inner)
+    over = QPen(color, width)
+    over.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
+    over.setCapStyle(Qt.PenCapStyle.FlatCap)
+    over.setDashPattern([2.5, 1.5])
+    painter.setPen(over)
+    painter.drawRect(inner)
+
+
+def cluster_edges(layout: BoardLayout, boxes: Iterable[Box]) -> list[QLine]:
+    """The outer boundary of the cells the boxes cover, as pixel lines on cell edges."""
+    cells = {cell for box in boxes for cell in box.cells()}
+    lines = []
+    for x, y in cells:
+        left, top = layout.x_edge(x), layout.y_edge(y)
+        right, bottom = layout.x_edge(x + 1), layout.y_edge(y + 1)
+        if (x, y - 1) not in cells:
+            lines.append(QLine(left, top, right, top))
+        if (x, y + 1) not in cells:
+            lines.append(QLine(left, bottom, right, bottom))
+        if (x - 1, y) not in cells:
+            lines.append(QLine(left, top, left, bottom))
+        if (x + 1, y) not in cells:
+            lines.append(QLine(right, top, right, bottom))
+    return lines
+
+
+def paint_cluster_outline(painter: QPainter, layout: BoardLayout, boxes, color: QColor = CLUSTER_OUTLINE) -> None:
+    """Outline the region ``boxes`` cover (the cluster a previewed split would make)."""
+    boxes = list(boxes)
+    if not boxes:
+        return
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+    width = max(2, round(layout.cell / 14))
+    lines = cluster_edges(layout, boxes)
+    under = QPen(BACKGROUND, width + 2)
+    under.setCapStyle(Qt.PenCapStyle.SquareCap)
+    painter.setPen(under)
+    painter.drawLines(lines)
+    pen = QPen(color, width)
+    pen.setCapStyle(Qt.PenCapStyle.SquareCap)
+    painter.setPen(pen)
+    painter.drawLines(lines)
+
