@@ -294,9 +294,11 @@ class MoveTree:
         parent.children.remove(node)
         if parent.last_visited is node:
             parent.last_visited = None
+        if inside:  # listeners must never see a current node that is no longer in the tree
+            self.current = parent
         self._notify(Change.REMOVED, parent)
         if inside:
-            self.go_to(parent)
+            self._notify(Change.CURRENT, parent)
         return removed
 
     def reset(self, start: Any = None) -> None:

@@ -12,9 +12,11 @@ move nor runs a search: it emits :attr:`AdvisorPanel.candidate_played`,
 from __future__ import annotations
 
 import collections
+import concurrent.futures
 import dataclasses
+import functools
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -142,25 +144,19 @@ class _RolloutSignals(QObject):
     done = Signal(int, str)  # token, text
 
 
-class _RolloutTask(QRunnable):
-    """Runs the game's ``rollout_text(state)`` off the GUI thread."""
-
-    def __init__(self, function, state: Any, token: int, signals: _RolloutSignals) -> None:
-        super().__init__()
-        self._function = function
-        self._state = state
-        self._token = token
-        self._signals = signals
-
-    def run(self) -> None:
-        try:
-            text = self._function(self._state)
-        except Exception as error:  # noqa: BLE001 - shown, never raised in a worker thread
-            text = f"rollout failed: {error}"
-        try:
-            self._signals.done.emit(self._token, text)
-        except RuntimeError:  # the panel was closed meanwhile
-            pass
+def _run_rollout(function, state: Any, token: int, latest: Callable[[], int], signals: _RolloutSignals) -> None:
+    """Runs the game's ``rollout_text(state)`` off the GUI thread (a plain Python thread: numba
+    kernels called from Qt's own pool threads could deadlock with a search thread compiling)."""
+    if token != latest():
+        return  # a position left before its rollout began needs none
+    try:
+        text = function(state)
+    except Exception as error:  # noqa: BLE001 - shown, never raised in a worker thread
+        text = f"rollout failed: {error}"
+    try:
+        signals.done.emit(token, text)
+    except RuntimeError:  # the panel was closed meanwhile
+        pass
 
 
 class AdvisorPanel(QWidget):
@@ -184,8 +180,8 @@ class AdvisorPanel(QWidget):
         super().__init__(parent)
         # The pool is created before the signal object so that, when the panel is destroyed, it
         # is destroyed first and waits for a running rollout (a few milliseconds).
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(1)
+        self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="kibitz-rollout")
+        self.destroyed.connect(functools.partial(self._pool.shutdown, wait=False, cancel_futures=True))
         self._rollout_signals = _RolloutSignals(self)
         self._rollout_signals.done.connect(self._rollout_done)
         self._rollout_token = 0
@@ -512,8 +508,9 @@ class AdvisorPanel(QWidget):
             return
         self._rollout_pending = True
         self.rollout_label.setText("…")
-        self._pool.clear()  # a position left before its rollout began needs none
-        self._pool.start(_RolloutTask(function, state, self._rollout_token, self._rollout_signals))
+        self._pool.submit(
+            _run_rollout, function, state, self._rollout_token, lambda: self._rollout_token, self._rollout_signals
+        )
 
     def _rollout_done(self, token: int, text: str) -> None:
         if token != self._rollout_token:

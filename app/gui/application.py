@@ -2,9 +2,12 @@
 
 Options (all optional; anything else is handed to Qt, e.g. ``-platform offscreen``)::
 
-    --game NAME            a key of engines.GAMES (default splt)
+    --game NAME            a key of engines.GAMES (default: the session's last game, else splt)
     --position TEXT        start from this position (the game's board text, as Copy gives)
     --moves TEXT           then play these moves, e.g. "0,0 0,0 0,0" (spaces or ';' between)
+    --open FILE            open a sequence file as a new analysis
+    --at N                 show the position after move N of the opened line (default: its end)
+    --layout NAME          analysis (every panel) or compact (board and top candidates)
     --size WxH             window size for this run (the remembered geometry is not used)
     --screenshot PATH      save the window as a PNG once shown, then quit (visual checks, no CI)
     --screenshot-delay MS  wait this long first (default 800: the turn highlight has faded)
@@ -22,6 +25,7 @@ from PySide6.QtWidgets import QApplication
 from app.gui.main_window import MainWindow
 from app.gui.settings import APPLICATION, ORGANIZATION
 from engines import GAMES
+from engines.files import read_text
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -33,9 +37,12 @@ def _size(text: str) -> tuple[int, int]:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="kibitz", description="Open the Kibitz window.")
-    parser.add_argument("--game", default="splt", choices=sorted(GAMES), help="the game to open")
+    parser.add_argument("--game", choices=sorted(GAMES), help="the game to open (default: the last one)")
     parser.add_argument("--position", metavar="TEXT", help="start from this position (board text)")
     parser.add_argument("--moves", metavar="TEXT", help="moves to play first, separated by spaces or ';'")
+    parser.add_argument("--open", metavar="FILE", help="open a sequence file as a new analysis")
+    parser.add_argument("--at", type=int, metavar="N", help="show the position after move N of the opened line")
+    parser.add_argument("--layout", choices=("analysis", "compact"), help="the window layout for this run")
     parser.add_argument("--size", type=_size, metavar="WxH", help="window size for this run")
     parser.add_argument("--screenshot", metavar="PATH", help="save the window as PNG once shown, then quit")
     parser.add_argument("--screenshot-delay", type=int, default=800, metavar="MS", help="wait before the screenshot")
@@ -49,12 +56,20 @@ def run(argv: list[str]) -> int:
     except SystemExit as exit_request:  # --help or a bad option: argparse has printed why
         return int(exit_request.code or 0)
 
-    game = GAMES[options.game]
+    game = GAMES[options.game or "splt"]
     try:
         start = game.parse_board(options.position) if options.position else game.initial_state()
         texts = [token for token in re.split(r"[;\s]+", options.moves or "") if token]
         moves = [game.parse_move(token) for token in texts]
         game.replay(start, moves)  # refuse a bad sequence before any window opens
+        if options.open:
+            opened = game.parse_sequence(read_text(options.open), source=options.open)
+            game.replay(opened.start, opened.moves)
+            if options.at is not None and not 0 <= options.at <= len(opened.moves):
+                raise ValueError(f"--at {options.at}: {options.open} has {len(opened.moves)} moves")
+    except OSError as error:
+        print(f"kibitz: cannot read {options.open}: {error.strerror or error}", file=sys.stderr)
+        return 2
     except ValueError as error:
         print(f"kibitz: {error}", file=sys.stderr)
         return 2
@@ -66,13 +81,23 @@ def run(argv: list[str]) -> int:
     app.setApplicationName(APPLICATION)
 
     screenshot_run = options.screenshot is not None
-    window = MainWindow(options.game, remember_geometry=not (screenshot_run or options.size))
+    window = MainWindow(
+        options.game,
+        remember_geometry=not (screenshot_run or options.size),
+        session_store=False if screenshot_run else None,
+    )
+    if options.layout:
+        window.set_layout(options.layout)
     if options.size:
         window.resize(*options.size)
-    if options.position:
+    if options.position or moves:
         window.load_position(start)
     for move in moves:
         window.play(move)
+    if options.open:
+        window.open_sequence(options.open)
+        if options.at is not None:
+            window.tree.go_to(window.tree.main_line()[options.at])
     window.show()
 
     if screenshot_run:

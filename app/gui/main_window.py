@@ -1,105 +1,200 @@
-"""The main window: a game picker, the chosen game's board view, undo/redo over a list of
-positions, copy/paste of positions and a status line.
+"""The main window: the board, the advisor panel, the move tree with its score graph, the
+sequence editor and a status bar, for whichever game is picked.
 
-The window is game-agnostic: it plays moves through ``engines.GAMES[name]`` and gets the board
-widget and status words from :func:`app.gui.games.ui_for`. Later versions add the advisor panel
-and the move tree around the same board view.
+The window is game-agnostic: it plays moves through ``engines.GAMES[name]`` and gets the board,
+the advisor and the long search from the game's :class:`app.gui.games.GameUi`. Every position
+shown is a node of an :class:`engines.tree.MoveTree`; the trees (one per analysis) are the
+session, saved atomically a moment after every change and when the window closes.
 """
 
 from __future__ import annotations
 
+import datetime
+import os
+import threading
+from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QThreadPool, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
+    QDialog,
+    QDockWidget,
+    QFileDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
+    QSplitter,
     QToolBar,
     QVBoxLayout,
     QWidget,
 )
 
+from app.gui.advisor_panel import AdvisorPanel
 from app.gui.board_view import BoardView
 from app.gui.games import GameUi, ui_for
-from app.gui.history import History
+from app.gui.score_graph import ScoreGraph
+from app.gui.search_runner import SearchRunner
+from app.gui.sequence_editor import SequenceEditor
+from app.gui.session import Analysis, Session, SessionStore
 from app.gui.settings import open_settings
-from engines import GAMES, Game
+from app.gui.shortcuts import ShortcutsDialog
+from app.gui.tree_view import MoveTreeView
+from engines import GAMES, Game, KibitzInputError, Line
+from engines.files import read_text
+from engines.tree import Change, MoveTree, Node
 
-DEFAULT_SIZE = (600, 940)
-GEOMETRY_KEY = "window/geometry"
+DEFAULT_SIZE = (1280, 900)
+GEOMETRY_KEY = "window/geometry/"  # + layout name
+LAYOUT_KEY = "window/layout"
+DOCKS_KEY = "window/docks/"  # + layout name
 TURN_MESSAGE_MILLISECONDS = 8000
+AUTOSAVE_MILLISECONDS = 800
+BEST_MARK = "★ "
+
+ANALYSIS_LAYOUT = "analysis"
+COMPACT_LAYOUT = "compact"
 
 
 class MainWindow(QMainWindow):
-    """Kibitz's window for one game at a time (``game_name`` is a key of ``engines.GAMES``)."""
+    """Kibitz's window (see the module docstring).
+
+    ``game_name`` opens that game (default: the session's last analysis, else SPL-T);
+    ``session_store`` None uses the default session file, False keeps no session (screenshots).
+    """
 
     def __init__(
         self,
-        game_name: str = "splt",
+        game_name: str | None = None,
         settings: QSettings | None = None,
         remember_geometry: bool = True,
+        session_store: SessionStore | None | bool = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self._settings = settings if settings is not None else open_settings()
         self._remember_geometry = remember_geometry
+        self._store: SessionStore | None = (
+            None if session_store is False else (session_store if isinstance(session_store, SessionStore) else SessionStore())
+        )
         self._error_box: QMessageBox | None = None
-        self.game: Game = GAMES[game_name]
-        self.ui: GameUi = ui_for(game_name)
-        self.history = History(self.game.initial_state())
+        self._shortcuts_dialog: ShortcutsDialog | None = None
+        self.session = Session()
+        self.analysis: Analysis
+        self.game: Game
+        self.ui: GameUi
         self.board: BoardView
+        self.candidates: list[Any] = []
+        self._search_analysis: Analysis | None = None
+        self._best_node: Node | None = None
+        self._search_start_move = 0
+        self._layout = ANALYSIS_LAYOUT
+        self._save_timer = QTimer(self)
+        self._save_timer.setSingleShot(True)
+        self._save_timer.timeout.connect(self.save_session)
+        self._refresh_timer = QTimer(self)
+        self._refresh_timer.setSingleShot(True)
+        self._refresh_timer.timeout.connect(self._refresh)
+
+        self.search_runner = SearchRunner(self)
+        self.search_runner.progress.connect(self._search_progress)
+        self.search_runner.new_best.connect(self._search_new_best)
+        self.search_runner.finished.connect(self._search_finished)
+        self.search_runner.failed.connect(self._search_failed)
 
         self._create_actions()
         self._create_menus()
         self._create_toolbar()
+        self._create_docks()
         self._create_status_bar()
-        self.set_game(game_name)
+
+        loaded = self._store.load() if self._store is not None else None
+        restored = loaded.session if loaded is not None else None
+        if restored is not None and restored.analyses:
+            self.session = restored
+            wanted = self.session.analyses[self.session.current]
+            if game_name is not None and wanted.game.short_name != game_name:
+                self._open_game(game_name)
+            else:
+                self._show_analysis(wanted)
+        else:
+            self._open_game(game_name or "splt")
+        if loaded is not None and loaded.problem:
+            where = f" It was moved to {loaded.set_aside}." if loaded.set_aside else ""
+            self._show_error(
+                "Session",
+                "The saved session could not be read completely; what could be read is open.",
+                f"{loaded.problem}.{where}",
+            )
 
         self.resize(*DEFAULT_SIZE)
-        if remember_geometry:
-            geometry = self._settings.value(GEOMETRY_KEY)
-            if isinstance(geometry, QByteArray) and not geometry.isEmpty():
-                self.restoreGeometry(geometry)
+        layout = self._settings.value(LAYOUT_KEY) if remember_geometry else None
+        self.set_layout(layout if layout in (ANALYSIS_LAYOUT, COMPACT_LAYOUT) else ANALYSIS_LAYOUT)
 
     # -- building -------------------------------------------------------------------------------
     def _action(self, text: str, shortcuts: list, slot, tip: str) -> QAction:
         action = QAction(text, self)
         action.setShortcuts([QKeySequence(shortcut) for shortcut in shortcuts])
         action.setStatusTip(tip)
+        action.setToolTip(f"{tip} ({', '.join(shortcuts)})" if shortcuts else tip)
         action.triggered.connect(lambda _checked=False: slot())
         self.addAction(action)  # shortcuts work whatever widget has the focus
         return action
 
     def _create_actions(self) -> None:
-        self.new_action = self._action("&New game", ["Ctrl+N"], self.new_game, "Start a new game")
-        self.quit_action = self._action("&Quit", ["Ctrl+Q"], self.close, "Close Kibitz")
-        self.undo_action = self._action(
-            "&Undo", ["Ctrl+Z", "Left"], self.undo, "Go back one move (Ctrl+Z, Left)"
-        )
-        self.redo_action = self._action(
-            "&Redo", ["Ctrl+Y", "Ctrl+Shift+Z", "Right"], self.redo, "Play the undone move again (Ctrl+Y, Right)"
-        )
-        self.copy_action = self._action(
-            "&Copy position", ["Ctrl+C"], self.copy_position, "Copy the position as text"
-        )
-        self.paste_action = self._action(
-            "&Paste position", ["Ctrl+V"], self.paste_position, "Set up the position in the clipboard"
-        )
+        a = self._action
+        self.new_action = a("&New game", ["Ctrl+N"], self.new_game, "Start a new game (a new analysis)")
+        self.open_action = a("&Open sequence…", ["Ctrl+O"], self.open_sequence, "Open a sequence file as a new analysis")
+        self.save_action = a("&Save sequence…", ["Ctrl+S"], self.save_sequence, "Save the current line as a sequence file")
+        self.close_analysis_action = a("&Close analysis", ["Ctrl+W"], self.close_analysis, "Close this analysis (its tree is removed from the session)")
+        self.quit_action = a("&Quit", ["Ctrl+Q"], self.close, "Close Kibitz")
+        self.undo_action = a("&Back", ["Left", "Ctrl+Z"], self.undo, "One move back")
+        self.redo_action = a("&Forward", ["Right", "Ctrl+Y", "Ctrl+Shift+Z"], self.redo, "One move forward, along the line last visited")
+        self.previous_variation_action = a("&Previous variation", ["Up"], self.previous_variation, "Switch to the previous variation of this move")
+        self.next_variation_action = a("Ne&xt variation", ["Down"], self.next_variation, "Switch to the next variation of this move")
+        self.start_action = a("Go to &start", ["Home"], self.go_start, "Go to the start position")
+        self.end_action = a("Go to &end", ["End"], self.go_end, "Go to the end of this line")
+        self.promote_action = a("&Promote to main line", ["Ctrl+P"], self.promote, "Make the line through this move the main line")
+        self.delete_action = a("&Delete from here", ["Ctrl+Delete", "Ctrl+Backspace"], self.delete_branch, "Delete this move and everything after it")
+        self.play_best_action = a("Play the &best move", ["Space"], self.play_best, "Play the advisor's best move")
+        self.play_candidate_actions = [
+            a(f"Play candidate {n}", [str(n)], lambda n=n: self.play_candidate(n - 1), f"Play the advisor's candidate number {n}")
+            for n in range(1, 10)
+        ]
+        self.copy_action = a("&Copy position", ["Ctrl+C"], self.copy_position, "Copy the position as text")
+        self.paste_action = a("&Paste position", ["Ctrl+V"], self.paste_position, "Set up the position in the clipboard (a new analysis)")
+        self.edit_board_action = a("&Edit board…", ["Ctrl+E"], self.edit_board, "Set up a position by hand (a new analysis)")
+        self.start_search_action = a("&Start search from here", ["Ctrl+R"], self.start_search, "Start the long search from the current move")
+        self.stop_search_action = a("S&top search", ["Ctrl+."], self.stop_search, "Stop the long search (it can be continued)")
+        self.continue_search_action = a("C&ontinue search", ["Ctrl+Shift+R"], self.continue_search, "Continue the last search of this analysis")
+        self.shortcuts_action = a("&Keyboard shortcuts", ["?", "F1"], self.show_shortcuts, "Show every keyboard shortcut")
+        group = QActionGroup(self)
+        self.analysis_layout_action = a("&Analysis layout", ["Ctrl+1"], lambda: self.set_layout(ANALYSIS_LAYOUT), "Board, advisor, move tree, graph and sequence editor")
+        self.compact_layout_action = a("Co&mpact layout", ["Ctrl+2"], lambda: self.set_layout(COMPACT_LAYOUT), "A narrow window to keep beside the real game: board and the top candidates")
+        for action in (self.analysis_layout_action, self.compact_layout_action):
+            action.setCheckable(True)
+            group.addAction(action)
 
     def _create_menus(self) -> None:
-        game_menu = self.menuBar().addMenu("&Game")
-        game_menu.addAction(self.new_action)
-        game_menu.addSeparator()
-        game_menu.addAction(self.quit_action)
-        edit_menu = self.menuBar().addMenu("&Edit")
-        edit_menu.addAction(self.undo_action)
-        edit_menu.addAction(self.redo_action)
-        edit_menu.addSeparator()
-        edit_menu.addAction(self.copy_action)
-        edit_menu.addAction(self.paste_action)
+        menu = self.menuBar().addMenu("&Game")
+        for action in (self.new_action, self.open_action, self.save_action, None, self.edit_board_action,
+                       self.copy_action, self.paste_action, None, self.close_analysis_action, self.quit_action):
+            menu.addSeparator() if action is None else menu.addAction(action)
+        menu = self.menuBar().addMenu("&Moves")
+        for action in (self.undo_action, self.redo_action, self.previous_variation_action, self.next_variation_action,
+                       self.start_action, self.end_action, None, self.promote_action, self.delete_action, None,
+                       self.play_best_action):
+            menu.addSeparator() if action is None else menu.addAction(action)
+        menu = self.menuBar().addMenu("&Search")
+        for action in (self.start_search_action, self.stop_search_action, self.continue_search_action):
+            menu.addAction(action)
+        self.view_menu = self.menuBar().addMenu("&View")
+        self.view_menu.addAction(self.analysis_layout_action)
+        self.view_menu.addAction(self.compact_layout_action)
+        self.view_menu.addSeparator()
+        menu = self.menuBar().addMenu("&Help")
+        menu.addAction(self.shortcuts_action)
 
     def _create_toolbar(self) -> None:
         toolbar = QToolBar("Game", self)
@@ -113,11 +208,55 @@ class MainWindow(QMainWindow):
             self.game_picker.addItem(game.title, short_name)
         self.game_picker.activated.connect(self._game_picked)
         toolbar.addWidget(self.game_picker)
+        toolbar.addWidget(QLabel("  Analysis: "))
+        self.analysis_picker = QComboBox()
+        self.analysis_picker.setObjectName("analysisPicker")
+        self.analysis_picker.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.analysis_picker.setMinimumContentsLength(18)
+        self.analysis_picker.activated.connect(self._analysis_picked)
+        toolbar.addWidget(self.analysis_picker)
         toolbar.addSeparator()
-        toolbar.addAction(self.new_action)
-        toolbar.addAction(self.undo_action)
-        toolbar.addAction(self.redo_action)
+        for action in (self.new_action, self.edit_board_action, None, self.start_action, self.undo_action,
+                       self.redo_action, self.end_action, None, self.compact_layout_action, self.analysis_layout_action):
+            toolbar.addSeparator() if action is None else toolbar.addAction(action)
         self.addToolBar(toolbar)
+
+    def _dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetMovable | QDockWidget.DockWidgetFeature.DockWidgetClosable
+            | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+        )
+        self.addDockWidget(area, dock)
+        self.view_menu.addAction(dock.toggleViewAction())
+        return dock
+
+    def _create_docks(self) -> None:
+        self.advisor_panel = AdvisorPanel()
+        self.advisor_panel.candidate_played.connect(self.play)
+        self.advisor_panel.candidate_hovered.connect(lambda move: self.board.preview_move(move))
+        self.advisor_panel.candidates_shown.connect(lambda candidates: self.board.show_advice(candidates))
+        self.advisor_panel.start_requested.connect(self.start_search)
+        self.advisor_panel.stop_requested.connect(self.stop_search)
+        self.advisor_panel.continue_requested.connect(self.continue_search)
+        self.advisor_dock = self._dock("Advisor", "advisorDock", self.advisor_panel, Qt.DockWidgetArea.RightDockWidgetArea)
+
+        self.tree_view = MoveTreeView()
+        self.score_graph = ScoreGraph()
+        moves = QSplitter(Qt.Orientation.Vertical)
+        moves.addWidget(self.tree_view)
+        moves.addWidget(self.score_graph)
+        moves.setStretchFactor(0, 4)
+        moves.setStretchFactor(1, 1)
+        self.tree_dock = self._dock("Moves", "treeDock", moves, Qt.DockWidgetArea.RightDockWidgetArea)
+
+        self.sequence_editor = SequenceEditor()
+        self.sequence_editor.line_applied.connect(self.apply_line)
+        self.sequence_editor.continue_search_requested.connect(self.search_line)
+        self.sequence_dock = self._dock("Sequence", "sequenceDock", self.sequence_editor, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.splitDockWidget(self.advisor_dock, self.tree_dock, Qt.Orientation.Horizontal)
 
     def _create_status_bar(self) -> None:
         """Two lines: the latest message (what a turn did, why a move is illegal) above the
@@ -147,96 +286,422 @@ class MainWindow(QMainWindow):
         if milliseconds > 0 and text:
             self._message_timer.start(milliseconds)
 
-    # -- game and position ----------------------------------------------------------------------
+    # -- layouts --------------------------------------------------------------------------------
+    def set_layout(self, name: str) -> None:
+        """``analysis`` (every panel) or ``compact`` (board and top candidates, to sit beside
+        the real game). Each layout remembers its own panels and window geometry."""
+        if name not in (ANALYSIS_LAYOUT, COMPACT_LAYOUT):
+            raise ValueError(f"unknown layout {name!r}")
+        if self.isVisible() and self._remember_geometry:
+            self._remember_layout()
+        self._layout = name
+        compact = name == COMPACT_LAYOUT
+        saved = self._settings.value(DOCKS_KEY + name) if self._remember_geometry else None
+        if not (isinstance(saved, QByteArray) and not saved.isEmpty() and self.restoreState(saved)):
+            self.advisor_dock.setVisible(True)
+            self.tree_dock.setVisible(not compact)
+            self.sequence_dock.setVisible(not compact)
+        self.advisor_panel.set_compact(compact)
+        (self.compact_layout_action if compact else self.analysis_layout_action).setChecked(True)
+        if self._remember_geometry:
+            self._settings.setValue(LAYOUT_KEY, name)
+        self.session.layout = name
+        geometry = self._settings.value(GEOMETRY_KEY + name) if self._remember_geometry else None
+        # the hidden panels give their room back once the layout has been recomputed
+        self.layout().activate()
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        elif compact:
+            self.resize(self.minimumSizeHint().width(), self.height())
+        else:
+            self.resize(max(self.width(), DEFAULT_SIZE[0]), max(self.height(), DEFAULT_SIZE[1]))
+
+    def _remember_layout(self) -> None:
+        self._settings.setValue(DOCKS_KEY + self._layout, self.saveState())
+        self._settings.setValue(GEOMETRY_KEY + self._layout, self.saveGeometry())
+
+    @property
+    def layout_name(self) -> str:
+        return self._layout
+
+    # -- games and analyses ---------------------------------------------------------------------
+    @property
+    def tree(self) -> MoveTree:
+        return self.analysis.tree
+
     @property
     def state(self) -> Any:
         """The position shown."""
-        return self.history.state
+        return self.tree.current.state
 
     def set_game(self, short_name: str) -> None:
-        """Switch to another game of ``engines.GAMES`` and start a new game of it."""
-        self.game = GAMES[short_name]
-        # The first start compiles the numba kernels (seconds); do it off the GUI thread so the
-        # window paints and reacts meanwhile (later starts only load them from numba's cache).
-        QThreadPool.globalInstance().start(self.game.warm_up)
-        self.ui = ui_for(short_name)
-        self.history.reset(self.game.initial_state())
-        self.board = self.ui.make_board(self.game, self)
-        self.board.move_chosen.connect(self.play)
-        self.setCentralWidget(self.board)  # deletes the previous board
+        """Switch to another game of ``engines.GAMES``: its most recent analysis, or a new game."""
+        self._open_game(short_name)
+
+    def _open_game(self, short_name: str) -> None:
+        for analysis in reversed(self.session.analyses):
+            if analysis.game.short_name == short_name:
+                self._show_analysis(analysis)
+                return
+        game = GAMES[short_name]
+        self._add_analysis(Analysis(self._new_name(game, "new game"), MoveTree(game)))
+
+    def _new_name(self, game: Game, what: str) -> str:
+        return f"{game.title} {what} · {datetime.datetime.now():%H:%M:%S}"
+
+    def _add_analysis(self, analysis: Analysis) -> None:
+        self.session.analyses.append(analysis)
+        self._show_analysis(analysis)
+        self._schedule_save()
+
+    def _show_analysis(self, analysis: Analysis) -> None:
+        """Show ``analysis`` (building the game's board and panels if the game changes)."""
+        previous = getattr(self, "analysis", None)
+        if previous is not None:
+            previous.tree.unsubscribe(self._tree_changed)
+        self.analysis = analysis
+        self.session.current = self.session.analyses.index(analysis)
+        game = analysis.game
+        if previous is None or previous.game is not game or not hasattr(self, "board"):
+            self._build_game(game)
+        analysis.tree.subscribe(self._tree_changed)
+        self.tree_view.set_tree(analysis.tree, game)
+        self.score_graph.set_tree(analysis.tree, game)
+        self.sequence_editor.set_game(game)
+        self._fill_analysis_picker()
         self.board.show_position(self.state)
-        self.game_picker.setCurrentIndex(self.game_picker.findData(short_name))
-        self.setWindowTitle(f"Kibitz — {self.game.title}")
+        self._shown = analysis.tree.current
+        self._update_search_panel()
         self.show_message("")
         self._refresh()
-        self.board.setFocus()
+
+    def _build_game(self, game: Game) -> None:
+        self.game = game
+        # The first start compiles the numba kernels (seconds); do it off the GUI thread so the
+        # window paints and reacts meanwhile (later starts only load them from numba's cache).
+        # (a plain Python thread: numba kernels run from Qt's pool threads could deadlock with
+        # a search thread compiling the same kernels)
+        threading.Thread(target=game.warm_up, name="kibitz-warm-up", daemon=True).start()
+        self.ui = ui_for(game.short_name)
+        self.board = self.ui.make_board(game, self)
+        self.board.move_chosen.connect(self.play)
+        self.setCentralWidget(self.board)  # deletes the previous board
+        self.advisor_panel.set_game(game, self.ui)
+        search = self.ui.search_jobs
+        self.advisor_panel.set_search_available(search.name if search is not None else None)
+        self.sequence_editor.set_search_name(search.name if search is not None else None)
+        has_editor = self.ui.make_board_editor is not None
+        self.edit_board_action.setEnabled(has_editor)
+        for action in (self.start_search_action, self.continue_search_action, self.stop_search_action):
+            action.setEnabled(search is not None)
+        self.game_picker.setCurrentIndex(self.game_picker.findData(game.short_name))
+        self.setWindowTitle(f"Kibitz — {game.title}")
+
+    def _fill_analysis_picker(self) -> None:
+        self.analysis_picker.clear()
+        for index, analysis in enumerate(self.session.analyses):
+            if analysis.game is self.game:
+                self.analysis_picker.addItem(analysis.name, index)
+        self.analysis_picker.setCurrentIndex(self.analysis_picker.findData(self.session.current))
 
     def _game_picked(self, index: int) -> None:
         short_name = self.game_picker.itemData(index)
         if short_name != self.game.short_name:
             self.set_game(short_name)
+            self.board.setFocus()
 
+    def _analysis_picked(self, index: int) -> None:
+        place = self.analysis_picker.itemData(index)
+        if isinstance(place, int) and self.session.analyses[place] is not self.analysis:
+            self._show_analysis(self.session.analyses[place])
+            self.board.setFocus()
+
+    def new_game(self) -> None:
+        """A new analysis from the game's initial position (the others stay in the session)."""
+        self._add_analysis(Analysis(self._new_name(self.game, "new game"), MoveTree(self.game)))
+
+    def close_analysis(self) -> None:
+        """Remove this analysis from the session (a new game replaces the last one)."""
+        if self._search_analysis is self.analysis and self.search_runner.is_running():
+            self.show_message("Stop the search of this analysis first.", TURN_MESSAGE_MILLISECONDS)
+            return
+        analyses = self.session.analyses
+        place = analyses.index(self.analysis)
+        analyses.pop(place)
+        same_game = [a for a in analyses if a.game is self.game]
+        if same_game:
+            self._show_analysis(same_game[-1])
+        else:
+            self._add_analysis(Analysis(self._new_name(self.game, "new game"), MoveTree(self.game)))
+        self._schedule_save()
+
+    def load_position(self, state: Any, name: str = "position") -> None:
+        """Start a new analysis from ``state``."""
+        self._add_analysis(Analysis(self._new_name(self.game, name), MoveTree(self.game, state)))
+
+    # -- moves ----------------------------------------------------------------------------------
     def play(self, move: Any) -> bool:
-        """Play ``move`` in the position shown. An illegal move changes nothing and its reason,
-        as the engine words it, goes to the status bar."""
+        """Play ``move`` in the position shown (a move already tried there is followed; a new
+        one becomes a variation). An illegal move changes nothing and its reason, as the engine
+        words it, goes to the status bar."""
+        if move is None:
+            return False
         try:
-            step = self.game.play(self.state, move)
+            self.tree.play(move)
         except ValueError as error:  # IllegalMoveError, or a move the game cannot read
             self.show_message(f"Cannot play {self.game.move_text(move)}: {error}")
             return False
-        self.history.push(step.state, move, step.events)
-        self.board.show_position(step.state, step.events)
-        self.show_message(self.ui.summarize_turn(step.events), TURN_MESSAGE_MILLISECONDS)
-        self._refresh()
         return True
 
+    def play_best(self) -> None:
+        self.play_candidate(0)
+
+    def play_candidate(self, place: int) -> None:
+        if 0 <= place < len(self.candidates):
+            self.play(self.candidates[place].move)
+
     def undo(self) -> None:
-        if self.history.undo() is None:
-            return
-        self.board.show_position(self.state)
-        self.show_message("")
-        self._refresh()
+        self.tree.back()
 
     def redo(self) -> None:
-        entry = self.history.redo()
-        if entry is None:
+        self.tree.forward()
+
+    def previous_variation(self) -> None:
+        self.tree.switch_variation(-1)
+
+    def next_variation(self) -> None:
+        self.tree.switch_variation(1)
+
+    def go_start(self) -> None:
+        self.tree.go_start()
+
+    def go_end(self) -> None:
+        self.tree.go_end()
+
+    def promote(self) -> None:
+        if self.tree.promote():
+            self.show_message("This line is now the main line", TURN_MESSAGE_MILLISECONDS)
+
+    def delete_branch(self) -> None:
+        node = self.tree.current
+        if node.is_root:
+            self.show_message("The start position cannot be deleted (Close analysis removes the whole tree).")
             return
-        self.board.show_position(entry.state, entry.events)
-        self.show_message(self.ui.summarize_turn(entry.events), TURN_MESSAGE_MILLISECONDS)
-        self._refresh()
+        if self._best_node is not None and any(n is node for n in self.tree.path(self._best_node)):
+            self._best_node = None
+        removed = self.tree.delete(node)
+        self.show_message(f"Deleted {removed} move{'s' if removed != 1 else ''}", TURN_MESSAGE_MILLISECONDS)
 
-    def new_game(self) -> None:
-        self.history.reset(self.game.initial_state())
-        self.board.show_position(self.state)
-        self.show_message("")
+    def _tree_changed(self, change: Change, node: Node) -> None:
+        """Every change of the shown tree: redraw the board at once when the position changes,
+        refresh the rest once the event loop is free, save soon."""
+        if change is Change.CURRENT or change is Change.RESET:
+            current = self.tree.current
+            forward_one = change is Change.CURRENT and current.parent is not None and current is node and self._shown is current.parent
+            events = current.events if forward_one else ()
+            self.board.show_position(current.state, events)
+            self.show_message(self.ui.summarize_turn(events) if events else "", TURN_MESSAGE_MILLISECONDS)
+            self._shown = current
         self._refresh()
+        self._schedule_save()
 
-    def load_position(self, state: Any) -> None:
-        """Show ``state`` as the next position of the history (undo goes back to the one
-        before)."""
-        self.history.push(state)
-        self.board.show_position(state)
-        self._refresh()
+    _shown: Node | None = None
+
+    def apply_line(self, line: Line) -> None:
+        """Add a line from the sequence editor to the tree (sharing the moves already there) and
+        go to its end. A line from another start position opens a new analysis."""
+        if line.start != self.tree.root.state:
+            analysis = Analysis(self._new_name(self.game, "sequence"), MoveTree(self.game, line.start))
+            self._add_analysis(analysis)
+        try:
+            leaf = self.tree.add_line(line.moves)
+        except KibitzInputError as error:  # the editor validates first; this is a safety net
+            self.show_message(f"Cannot apply the sequence: {error}")
+            return
+        self.tree.go_to(leaf)
+        self.show_message(f"Sequence applied: {leaf.move_number} moves", TURN_MESSAGE_MILLISECONDS)
+
+    # -- files and positions --------------------------------------------------------------------
+    def open_sequence(self, path: str | None = None) -> bool:
+        """Open a sequence file as a new analysis; a bad file is reported precisely and changes
+        nothing."""
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(self, "Open sequence", "", "Sequence files (*.txt);;All files (*)")
+            if not path:
+                return False
+        try:
+            line = self.game.parse_sequence(read_text(path), source=path)
+            self.game.replay(line.start, line.moves)
+        except OSError as error:
+            self._show_error("Open sequence", f"Cannot read {path}.", error.strerror or str(error))
+            return False
+        except KibitzInputError as error:
+            self._show_error("Open sequence", f"{os.path.basename(path)} is not a valid {self.game.title} sequence.", str(error))
+            return False
+        tree = MoveTree(self.game, line.start)
+        leaf = tree.add_line(line.moves)
+        self._add_analysis(Analysis(f"{Path(path).name}", tree, file=str(path)))
+        self.tree.go_to(leaf)
+        self.show_message(f"Opened {path}: {len(line.moves)} moves", TURN_MESSAGE_MILLISECONDS)
+        return True
+
+    def save_sequence(self, path: str | None = None) -> bool:
+        """Save the line through the current move (to its end) as a sequence file."""
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(self, "Save sequence", self.analysis.file or "", "Sequence files (*.txt)")
+            if not path:
+                return False
+        from engines.files import write_text_atomic
+
+        try:
+            write_text_atomic(path, self.game.sequence_text(self.tree.line(through=True)))
+        except OSError as error:
+            self._show_error("Save sequence", f"Cannot write {path}; nothing was changed.", error.strerror or str(error))
+            return False
+        self.analysis.file = str(path)
+        self._schedule_save()
+        self.show_message(f"Saved {path}", TURN_MESSAGE_MILLISECONDS)
+        return True
 
     def copy_position(self) -> None:
         QGuiApplication.clipboard().setText(self.game.board_text(self.state))
         self.show_message("Position copied", TURN_MESSAGE_MILLISECONDS)
 
     def paste_position(self, text: str | None = None) -> bool:
-        """Set up the position in ``text`` (the clipboard's text by default). Text that is not
-        a position opens a message box with the parser's precise error; nothing changes."""
+        """Start a new analysis from the position in ``text`` (the clipboard's text by default).
+        Text that is not a position opens a message box with the parser's precise error;
+        nothing changes."""
         if text is None:
             text = QGuiApplication.clipboard().text()
         try:
             state = self.game.parse_board(text)
         except ValueError as error:
-            self._show_error(
-                "Paste position", f"The clipboard does not hold a {self.game.title} position.", str(error)
-            )
+            self._show_error("Paste position", f"The clipboard does not hold a {self.game.title} position.", str(error))
             return False
-        self.load_position(state)
-        self.show_message("Position pasted", TURN_MESSAGE_MILLISECONDS)
+        self.load_position(state, "pasted position")
+        self.show_message("Position pasted (a new analysis)", TURN_MESSAGE_MILLISECONDS)
         return True
+
+    def edit_board(self) -> QDialog | None:
+        """Open the game's board editor on the position shown; accepting it starts a new
+        analysis from the edited position. Returns the dialog (it does not block)."""
+        if self.ui.make_board_editor is None:
+            return None
+        dialog = self.ui.make_board_editor(self.game, self.state, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+
+        def accepted() -> None:
+            self.load_position(dialog.state(), "edited position")
+            self.show_message("Edited position (a new analysis)", TURN_MESSAGE_MILLISECONDS)
+
+        dialog.accepted.connect(accepted)
+        dialog.open()
+        return dialog
+
+    # -- the long search ------------------------------------------------------------------------
+    def _search_folder(self) -> Path:
+        directory = self._store.directory if self._store is not None else Path(os.environ.get("TMPDIR", "/tmp"))
+        return directory / "searches" / f"{self.game.short_name}-{datetime.datetime.now():%Y%m%d-%H%M%S-%f}"
+
+    def start_search(self) -> bool:
+        """Start the game's long search from the current move of the line shown."""
+        return self.search_line(self.tree.line(through=True), self.tree.current.move_number)
+
+    def search_line(self, line: Line, from_move: int) -> bool:
+        """Run the long search on ``line``, keeping its first ``from_move`` moves; the line is
+        added to the tree first, and every better line found comes back as a branch."""
+        jobs = self.ui.search_jobs
+        if jobs is None:
+            return False
+        if self.search_runner.is_running():
+            self.show_message("A search is already running; stop it first.", TURN_MESSAGE_MILLISECONDS)
+            return False
+        if line.start != self.tree.root.state:
+            self.apply_line(line)
+        else:
+            self.tree.add_line(line.moves)
+        folder = self._search_folder()
+        try:
+            job = jobs.start(folder, line, from_move, seconds=self.advisor_panel.budget_seconds())
+        except (OSError, ValueError) as error:
+            self._search_failed(str(error))
+            return False
+        self.analysis.search_folder = str(folder)
+        return self._run_search(job, from_move)
+
+    def continue_search(self) -> bool:
+        """Continue this analysis's last search from its checkpoint."""
+        jobs = self.ui.search_jobs
+        folder = self.analysis.search_folder
+        if jobs is None or folder is None or self.search_runner.is_running():
+            return False
+        try:
+            job = jobs.resume(folder, seconds=self.advisor_panel.budget_seconds())
+        except (OSError, ValueError) as error:
+            self._search_failed(str(error))
+            return False
+        return self._run_search(job, self._search_start_move)
+
+    def _run_search(self, job: Any, from_move: int) -> bool:
+        self._search_analysis = self.analysis
+        self._search_start_move = from_move
+        self.search_runner.start(job)
+        self.advisor_panel.show_search_progress(
+            running=True, games=0, best="–", rate=0.0, elapsed=0.0, fraction=None, can_continue=False,
+            message=f"{self.ui.search_jobs.name} from move {from_move}",
+        )
+        self._schedule_save()
+        return True
+
+    def stop_search(self) -> None:
+        if self.search_runner.is_running():
+            self.search_runner.stop()
+            self.show_message("Stopping the search…")
+
+    def _search_progress(self, progress: Any) -> None:
+        if self._search_analysis is self.analysis:
+            self.advisor_panel.show_search_progress(
+                running=True, games=progress.games, best=progress.best_text, rate=progress.rate,
+                elapsed=progress.elapsed, fraction=progress.fraction, can_continue=False,
+            )
+
+    def _search_new_best(self, found: Any) -> None:
+        """A better line: add it to the searched analysis's tree as a branch, marked best."""
+        analysis = self._search_analysis
+        if analysis is None:
+            return
+        line, value = found.new_best, found.best_value
+        if line is None:
+            return
+        tree = analysis.tree
+        name = self.ui.search_jobs.name if self.ui.search_jobs is not None else "search"
+        try:
+            leaf = tree.add_line(line.moves)
+        except KibitzInputError as error:
+            self.show_message(f"The search sent a line that does not replay: {error}")
+            return
+        if self._best_node is not None and self._best_node is not leaf:
+            tree.set_label(self._best_node, self._best_node.label.removeprefix(BEST_MARK))
+        tree.set_label(leaf, f"{BEST_MARK}{name}: {value:,}")
+        self._best_node = leaf
+        self._schedule_save()
+
+    def _search_finished(self, outcome: Any) -> None:
+        self._update_search_panel(outcome.reason)
+        self.show_message(f"Search ended: {outcome.reason}", TURN_MESSAGE_MILLISECONDS)
+        self._schedule_save()
+
+    def _search_failed(self, message: str) -> None:
+        self._update_search_panel(message)
+        self._show_error("Search", "The search could not run.", message)
+
+    def _update_search_panel(self, message: str = "") -> None:
+        running = self.search_runner.is_running() and self._search_analysis is self.analysis
+        self.advisor_panel.show_search_progress(
+            running=running, games=0, best="–", rate=0.0, elapsed=0.0, fraction=None,
+            can_continue=not running and self.analysis.search_folder is not None, message=message,
+        )
+        self.stop_search_action.setEnabled(self.search_runner.is_running())
 
     # -- status ---------------------------------------------------------------------------------
     def position_text(self) -> str:
@@ -261,14 +726,57 @@ class MainWindow(QMainWindow):
         self._error_box = box
         box.open()
 
+    def show_shortcuts(self) -> ShortcutsDialog:
+        if self._shortcuts_dialog is None:
+            self._shortcuts_dialog = ShortcutsDialog(self.actions(), self)
+        self._shortcuts_dialog.show()
+        self._shortcuts_dialog.raise_()
+        return self._shortcuts_dialog
+
     def _refresh(self) -> None:
-        self.position_label.setText(self.ui.describe(self.game, self.state))
-        self.undo_action.setEnabled(self.history.can_undo())
-        self.redo_action.setEnabled(self.history.can_redo())
+        """Status line, actions, the advisor's candidates and the sequence editor, for the
+        current node (the ranking is a few milliseconds; see benchmarks/gui_responsiveness.py)."""
+        tree, state = self.tree, self.state
+        self.position_label.setText(self.ui.describe(self.game, state))
+        current = tree.current
+        self.undo_action.setEnabled(current.parent is not None)
+        self.redo_action.setEnabled(bool(current.children))
+        self.start_action.setEnabled(current.parent is not None)
+        self.end_action.setEnabled(bool(current.children))
+        siblings = current.parent.children if current.parent is not None else [current]
+        self.previous_variation_action.setEnabled(siblings.index(current) > 0)
+        self.next_variation_action.setEnabled(siblings.index(current) < len(siblings) - 1)
+        self.promote_action.setEnabled(not current.is_main_line)
+        self.delete_action.setEnabled(current.parent is not None)
+        self.candidates = list(self.ui.rank(state, None)) if self.ui.rank is not None else []
+        self.advisor_panel.show_candidates(state, self.candidates)  # the board gets them too
+        self.sequence_editor.show_line(tree.line(through=True), current.move_number)
+
+    # -- session --------------------------------------------------------------------------------
+    def _schedule_save(self) -> None:
+        if self._store is not None:
+            self._save_timer.start(AUTOSAVE_MILLISECONDS)
+
+    def save_session(self) -> bool:
+        """Write the session now (atomically). A failure is reported on the message line and
+        the previous session file stays as it was."""
+        self._save_timer.stop()
+        if self._store is None:
+            return False
+        try:
+            self._store.save(self.session)
+        except OSError as error:
+            self.show_message(f"Could not save the session to {self._store.path}: {error.strerror or error}")
+            return False
+        return True
 
     # -- closing --------------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt name)
+        if self.search_runner.is_running():
+            self.search_runner.stop()
+            self.search_runner.wait(10.0)
         if self._remember_geometry:
-            self._settings.setValue(GEOMETRY_KEY, self.saveGeometry())
+            self._remember_layout()
             self._settings.sync()
+        self.save_session()
         super().closeEvent(event)

@@ -6,15 +6,21 @@ Expected positions and scores are worked out by hand from the rules (shared/spec
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QGuiApplication, QImage
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QGuiApplication, QImage
 
 from app.gui import run
 from app.gui.games.splt.highlights import Highlight, Kind
 from app.gui.main_window import MainWindow
 from engines import GAMES
+
+PROJECT = Path(__file__).resolve().parents[2]
 
 # spec 1.9: the box split at each of the first ten splits, (x, y, w, h) before the split
 OPENING = [
@@ -37,7 +43,7 @@ CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModi
 def window(qtbot):
     window = MainWindow()
     qtbot.addWidget(window)
-    window.resize(600, 1000)
+    window.resize(1200, 1000)
     window.show()
     qtbot.waitExposed(window)
     window.activateWindow()
@@ -103,7 +109,7 @@ def test_illegal_clicks_change_nothing_and_say_why(qtbot, window):
     assert window.state is before
     assert "width 1" in window.message_text()
     assert "(1,8,1,4)" in window.message_text()
-    assert len(window.history) == 10
+    assert len(window.tree) == 9
 
 
 def test_hover_previews_only_boxes_that_can_be_split(qtbot, window):
@@ -146,15 +152,17 @@ def test_undo_and_redo_restore_exact_states(qtbot, window):
     assert window.state is third
     assert not window.redo_action.isEnabled()
 
-    # playing after an undo drops the redo tail
+    # playing a different move after going back makes a variation; nothing is dropped
     key(qtbot, window, Qt.Key.Key_Left)
     key(qtbot, window, Qt.Key.Key_Left)
-    click_box(qtbot, window, (4, 0, 4, 8))  # a different second move
-    assert boxes(window.state) == {(0, 0, 4, 8, 0), (4, 0, 4, 8, 0), (0, 8, 8, 8, 0)}
-    assert not window.history.can_redo()
-    assert len(window.history) == 3
+    click_box(qtbot, window, (0, 8, 8, 8))  # a different second move: the bottom half
+    assert boxes(window.state) == {(0, 0, 8, 8, 0), (0, 8, 4, 8, 0), (4, 8, 4, 8, 0)}
+    assert not window.redo_action.isEnabled()
+    assert len(window.tree) == 4
+    key(qtbot, window, Qt.Key.Key_Up)  # the main line's second move
+    assert window.state is second
     key(qtbot, window, Qt.Key.Key_Right)
-    assert boxes(window.state) == {(0, 0, 4, 8, 0), (4, 0, 4, 8, 0), (0, 8, 8, 8, 0)}
+    assert window.state is third
 
 
 def test_ten_split_opening_scores_98(qtbot, window):
@@ -193,15 +201,18 @@ def test_copy_new_game_and_paste(qtbot, window):
     # box-list order (spec 2.2): the split box keeps its place, the new half is appended
     assert QGuiApplication.clipboard().text() == "splits=2 score=2 | 0,0,4,8 0,8,8,8 4,0,4,8"
 
-    key(qtbot, window, Qt.Key.Key_N, CTRL)
+    opening = window.analysis
+    key(qtbot, window, Qt.Key.Key_N, CTRL)  # a new analysis; the opening stays in the session
     assert window.position_text().startswith("0 splits · score 0")
-    assert not window.history.can_undo()
+    assert window.tree.current.is_root and window.analysis is not opening
 
-    key(qtbot, window, Qt.Key.Key_V, CTRL)
+    key(qtbot, window, Qt.Key.Key_V, CTRL)  # a pasted position starts another analysis
     assert boxes(window.state) == {(0, 0, 4, 8, 0), (0, 8, 8, 8, 0), (4, 0, 4, 8, 0)}
     assert window.position_text() == "2 splits · score 2 · next H (horizontal) · 3 legal moves"
-    key(qtbot, window, Qt.Key.Key_Left)  # undo goes back to the position before the paste
-    assert window.state.splits == 0
+    assert window.tree.current.is_root
+    assert window.analysis_picker.count() == 3
+    window.analysis_picker.activated.emit(0)  # back to the opening, where it was left
+    assert window.analysis is opening and window.state.splits == 2 and len(window.tree) == 2
 
 
 def test_pasting_bad_text_shows_the_error_and_keeps_the_position(qtbot, window):
@@ -226,22 +237,27 @@ def test_geometry_is_remembered(qtbot, settings_dir):
     first = MainWindow()
     qtbot.addWidget(first)
     first.show()
-    first.resize(520, 480)  # within the offscreen screen (800x600)
-    qtbot.waitUntil(lambda: first.size().width() == 520)
+    first.set_layout("compact")
+    first.resize(600, 480)  # within the offscreen screen (800x600)
+    qtbot.waitUntil(lambda: first.size().width() == 600)
     first.close()
     assert (settings_dir / "kibitz.ini").is_file()
 
     second = MainWindow()
     qtbot.addWidget(second)
-    assert (second.size().width(), second.size().height()) == (520, 480)
+    assert (second.size().width(), second.size().height()) == (600, 480)
+    assert second.layout_name == "compact"
 
 
 def test_run_saves_a_screenshot_and_quits(qapp, tmp_path):
+    # in a process of its own: quitting the event loop would leave the tests' application quit
     path = tmp_path / "shot.png"
-    code = run(["--size", "400x800", "--moves", "0,0 0,0", "--screenshot", str(path), "--screenshot-delay", "0"])
-    assert code == 0
+    arguments = ["--size", "700x800", "--moves", "0,0 0,0", "--screenshot", str(path), "--screenshot-delay", "0"]
+    environment = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(PROJECT)}
+    finished = subprocess.run([sys.executable, "-m", "app", *arguments], env=environment, timeout=120)
+    assert finished.returncode == 0
     image = QImage(str(path))
-    assert (image.width(), image.height()) == (400, 800)
+    assert (image.width(), image.height()) == (700, 800)
 
 
 def test_run_refuses_an_illegal_move_sequence(qapp, capsys):
