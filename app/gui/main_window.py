@@ -244,6 +244,8 @@ class MainWindow(QMainWindow):
         self.advisor_dock = self._dock("Advisor", "advisorDock", self.advisor_panel, Qt.DockWidgetArea.RightDockWidgetArea)
 
         self.tree_view = MoveTreeView()
+        self.tree_view.tree_edited.connect(lambda text: self.show_message(text, TURN_MESSAGE_MILLISECONDS))
+        self.tree_view.line_copied.connect(lambda text: self.show_message("Line copied", TURN_MESSAGE_MILLISECONDS))
         self.score_graph = ScoreGraph()
         moves = QSplitter(Qt.Orientation.Vertical)
         moves.addWidget(self.tree_view)
@@ -298,9 +300,7 @@ class MainWindow(QMainWindow):
         compact = name == COMPACT_LAYOUT
         saved = self._settings.value(DOCKS_KEY + name) if self._remember_geometry else None
         if not (isinstance(saved, QByteArray) and not saved.isEmpty() and self.restoreState(saved)):
-            self.advisor_dock.setVisible(True)
-            self.tree_dock.setVisible(not compact)
-            self.sequence_dock.setVisible(not compact)
+            self._default_docks(compact)
         self.advisor_panel.set_compact(compact)
         (self.compact_layout_action if compact else self.analysis_layout_action).setChecked(True)
         if self._remember_geometry:
@@ -315,6 +315,21 @@ class MainWindow(QMainWindow):
             self.resize(self.minimumSizeHint().width(), self.height())
         else:
             self.resize(max(self.width(), DEFAULT_SIZE[0]), max(self.height(), DEFAULT_SIZE[1]))
+
+    def _default_docks(self, compact: bool) -> None:
+        """First use of a layout: compact puts the candidates under the board of a narrow
+        window; analysis puts the advisor and the moves right of the board, the sequence below."""
+        self.advisor_dock.setVisible(True)
+        self.tree_dock.setVisible(not compact)
+        self.sequence_dock.setVisible(not compact)
+        if compact:
+            self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.advisor_dock)
+            self.resizeDocks([self.advisor_dock], [300], Qt.Orientation.Vertical)
+        else:
+            self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.advisor_dock)
+            self.splitDockWidget(self.advisor_dock, self.tree_dock, Qt.Orientation.Horizontal)
+            self.resizeDocks([self.sequence_dock], [215], Qt.Orientation.Vertical)
+            self.resizeDocks([self.advisor_dock, self.tree_dock], [440, 300], Qt.Orientation.Horizontal)
 
     def _remember_layout(self) -> None:
         self._settings.setValue(DOCKS_KEY + self._layout, self.saveState())
@@ -367,7 +382,9 @@ class MainWindow(QMainWindow):
         analysis.tree.subscribe(self._tree_changed)
         self.tree_view.set_tree(analysis.tree, game)
         self.score_graph.set_tree(analysis.tree, game)
-        self.sequence_editor.set_game(game)
+        self.sequence_editor.set_game(game)  # (forgets the search's name: set it again)
+        search = self.ui.search_jobs
+        self.sequence_editor.set_search_name(search.name if search is not None else None)
         self._fill_analysis_picker()
         self.board.show_position(self.state)
         self._shown = analysis.tree.current
@@ -389,7 +406,6 @@ class MainWindow(QMainWindow):
         self.advisor_panel.set_game(game, self.ui)
         search = self.ui.search_jobs
         self.advisor_panel.set_search_available(search.name if search is not None else None)
-        self.sequence_editor.set_search_name(search.name if search is not None else None)
         has_editor = self.ui.make_board_editor is not None
         self.edit_board_action.setEnabled(has_editor)
         for action in (self.start_search_action, self.continue_search_action, self.stop_search_action):

@@ -238,14 +238,14 @@ def test_geometry_is_remembered(qtbot, settings_dir):
     qtbot.addWidget(first)
     first.show()
     first.set_layout("compact")
-    first.resize(600, 480)  # within the offscreen screen (800x600)
-    qtbot.waitUntil(lambda: first.size().width() == 600)
+    first.resize(600, 720)
+    qtbot.waitUntil(lambda: (first.size().width(), first.size().height()) == (600, 720))
     first.close()
     assert (settings_dir / "kibitz.ini").is_file()
 
     second = MainWindow()
     qtbot.addWidget(second)
-    assert (second.size().width(), second.size().height()) == (600, 480)
+    assert (second.size().width(), second.size().height()) == (600, 720)
     assert second.layout_name == "compact"
 
 
