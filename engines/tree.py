@@ -237,6 +237,11 @@ class MoveTree:
         new_nodes: list[Node] = []
         state = node.state
         for number, move in enumerate(moves, start=first_number):
+            if branch_parent is None:
+                same = next((child for child in node.children if child.move == move), None)
+                if same is not None:  # already in the tree under the same text: no need to play it
+                    node, state = same, same.state
+                    continue
             try:
                 step = self.game.play(state, move)
             except KibitzInputError as error:

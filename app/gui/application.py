@@ -16,6 +16,7 @@ Options (all optional; anything else is handed to Qt, e.g. ``-platform offscreen
 from __future__ import annotations
 
 import argparse
+import gc
 import re
 import sys
 
@@ -47,6 +48,14 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--screenshot", metavar="PATH", help="save the window as PNG once shown, then quit")
     parser.add_argument("--screenshot-delay", type=int, default=800, metavar="MS", help="wait before the screenshot")
     return parser
+
+
+def settle_memory() -> None:
+    """Move everything alive after start-up (Qt, numba, the session) out of the garbage
+    collector's sight: a full collection of those ~300,000 objects stalls the window for
+    ~80 ms, and they live as long as the process."""
+    gc.collect()
+    gc.freeze()
 
 
 def run(argv: list[str]) -> int:
@@ -99,6 +108,7 @@ def run(argv: list[str]) -> int:
         if options.at is not None:
             window.tree.go_to(window.tree.main_line()[options.at])
     window.show()
+    QTimer.singleShot(0, settle_memory)
 
     if screenshot_run:
         outcome = {"code": 0}

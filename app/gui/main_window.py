@@ -518,7 +518,10 @@ class MainWindow(QMainWindow):
             self.board.show_position(current.state, events)
             self.show_message(self.ui.summarize_turn(events) if events else "", TURN_MESSAGE_MILLISECONDS)
             self._shown = current
-        self._refresh()
+            self._refresh_timer.stop()
+            self._refresh()
+        else:  # the position is the same: one refresh once the event loop is free is enough
+            self._refresh_timer.start(0)
         self._schedule_save()
 
     _shown: Node | None = None
