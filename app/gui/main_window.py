@@ -51,6 +51,7 @@ LAYOUT_KEY = "window/layout"
 DOCKS_KEY = "window/docks/"  # + layout name
 TURN_MESSAGE_MILLISECONDS = 8000
 AUTOSAVE_MILLISECONDS = 800
+SEQUENCE_DELAY_MILLISECONDS = 120
 BEST_MARK = "★ "
 
 ANALYSIS_LAYOUT = "analysis"
@@ -96,6 +97,9 @@ class MainWindow(QMainWindow):
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.timeout.connect(self._refresh)
+        self._sequence_timer = QTimer(self)
+        self._sequence_timer.setSingleShot(True)
+        self._sequence_timer.timeout.connect(self._show_line_in_editor)
 
         self.search_runner = SearchRunner(self)
         self.search_runner.progress.connect(self._search_progress)
@@ -769,7 +773,12 @@ class MainWindow(QMainWindow):
         self.delete_action.setEnabled(current.parent is not None)
         self.candidates = list(self.ui.rank(state, None)) if self.ui.rank is not None else []
         self.advisor_panel.show_candidates(state, self.candidates)  # the board gets them too
-        self.sequence_editor.show_line(tree.line(through=True), current.move_number)
+        # the editor re-renders and re-checks the whole line (~10 ms for 1,200 moves): after the
+        # move has been shown, and once for a burst of moves
+        self._sequence_timer.start(SEQUENCE_DELAY_MILLISECONDS)
+
+    def _show_line_in_editor(self) -> None:
+        self.sequence_editor.show_line(self.tree.line(through=True), self.tree.current.move_number)
 
     # -- session --------------------------------------------------------------------------------
     def _schedule_save(self) -> None:
