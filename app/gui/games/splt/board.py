@@ -4,14 +4,14 @@ outlined, the cluster a previewed split would make)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEasingCurve, QPoint, QSize, Qt, QVariantAnimation
+from PySide6.QtCore import QEasingCurve, QPoint, Qt, QVariantAnimation
 from PySide6.QtGui import QCursor, QMouseEvent, QPainter
 from PySide6.QtWidgets import QWidget
 
 from app.gui.board_view import BoardView
 from app.gui.games.splt.advice import SplitPreview, advice_marks_of, split_preview
 from app.gui.games.splt.highlights import Highlight, highlights_of
-from app.gui.games.splt.layout import HEADER_CELLS, BoardLayout
+from app.gui.games.splt.layout import BoardGeometry, BoardLayout
 from app.gui.games.splt.painting import (
     BACKGROUND,
     LATE_CLUSTER_OUTLINE,
@@ -23,15 +23,18 @@ from app.gui.games.splt.painting import (
     paint_preview,
 )
 from engines import Game
-from engines.splt import HEIGHT, WIDTH, Box, Move
+from engines.splt import Box, Move
 
 FADE_MILLISECONDS = 550
 
 
-class SpltBoard(BoardView):
+class SpltBoard(BoardGeometry, BoardView):
     """Click a box to split it. Hovering a box that can be split now shows the split line;
     other boxes do not react, but clicking one still asks the window, which shows the engine's
     reason."""
+
+    preferred_cell = 48
+    minimum_cell = 14
 
     def __init__(self, game: Game, parent: QWidget | None = None) -> None:
         super().__init__(game, parent)
@@ -134,22 +137,6 @@ class SpltBoard(BoardView):
             self._split_previews[move] = found
         return found
 
-    def board_layout(self) -> BoardLayout:
-        return BoardLayout.fit(self.width(), self.height())
-
-    def cell_center(self, x: int, y: int) -> QPoint:
-        """The widget point in the middle of cell (x, y)."""
-        return self.board_layout().cell_center(x, y)
-
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
-        return self._size_for_cell(48)
-
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt name)
-        return self._size_for_cell(14)
-
-    @staticmethod
-    def _size_for_cell(cell: int) -> QSize:
-        return QSize(WIDTH * cell + 1, round((HEIGHT + HEADER_CELLS) * cell) + 1)
 
     # -- painting -------------------------------------------------------------------------------
     def paintEvent(self, event) -> None:  # noqa: N802 (Qt name)

@@ -27,7 +27,7 @@ import dataclasses
 import re
 from collections.abc import Iterable
 
-from PySide6.QtCore import QPoint, QSize, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import (
     QAction,
     QBrush,
@@ -58,7 +58,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.gui.games.splt.layout import HEADER_CELLS, BoardLayout
+from app.gui.games.splt.layout import BoardGeometry, BoardLayout
 from app.gui.games.splt.painting import BACKGROUND, paint_board, paint_header, paint_preview
 from engines import Game
 from engines.splt import HEIGHT, WIDTH, Box, Rules, State
@@ -220,11 +220,14 @@ class _UndoList:
 
 
 # -- the board -----------------------------------------------------------------------------------
-class EditorCanvas(QWidget):
+class EditorCanvas(BoardGeometry, QWidget):
     """The board as the game draws it, with the editor's overlays: what the tool under the
     mouse would do, the rectangle being dragged, and the boxes a problem is about.
 
     It only reports clicks and drags in cells; the dialog edits the position."""
+
+    preferred_cell = 38
+    minimum_cell = 20
 
     clicked = Signal(object, object, object)  # (x, y), Qt.MouseButton, Qt.KeyboardModifiers
     dragged = Signal(object, object)  # (x, y, w, h), Qt.MouseButton
@@ -247,22 +250,6 @@ class EditorCanvas(QWidget):
         self._drag_to: tuple[int, int] | None = None
 
     # -- geometry ------------------------------------------------------------------------------
-    def board_layout(self) -> BoardLayout:
-        return BoardLayout.fit(self.width(), self.height())
-
-    def cell_center(self, x: int, y: int) -> QPoint:
-        """The widget point in the middle of cell (x, y)."""
-        return self.board_layout().cell_center(x, y)
-
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
-        return self._size_for_cell(38)
-
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt name)
-        return self._size_for_cell(20)
-
-    @staticmethod
-    def _size_for_cell(cell: int) -> QSize:
-        return QSize(WIDTH * cell + 1, round((HEIGHT + HEADER_CELLS) * cell) + 1)
 
     def show_state(self, state: State, error_boxes=(), warning_boxes=()) -> None:
         self.state = state

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from PySide6.QtCore import QPoint, QRect
+from PySide6.QtCore import QPoint, QRect, QSize
 
 from engines.splt import HEIGHT, WIDTH
 
@@ -66,3 +66,29 @@ class BoardLayout:
 
     def cell_center(self, x: int, y: int) -> QPoint:
         return QPoint(self.x_edge(x) + self.cell // 2, self.y_edge(y) + self.cell // 2)
+
+
+def widget_size(cell: int) -> QSize:
+    """The widget size that holds the header and the 8x16 cells of ``cell`` pixels."""
+    return QSize(WIDTH * cell + 1, round((HEIGHT + HEADER_CELLS) * cell) + 1)
+
+
+class BoardGeometry:
+    """Where the cells are in a widget drawing the SPL-T board (mixed into QWidgets: uses
+    ``width()`` and ``height()``); the preferred and smallest cell sizes set the size hints."""
+
+    preferred_cell = 48
+    minimum_cell = 14
+
+    def board_layout(self) -> BoardLayout:
+        return BoardLayout.fit(self.width(), self.height())
+
+    def cell_center(self, x: int, y: int) -> QPoint:
+        """The widget point in the middle of cell (x, y)."""
+        return self.board_layout().cell_center(x, y)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        return widget_size(self.preferred_cell)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        return widget_size(self.minimum_cell)
