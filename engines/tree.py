@@ -214,17 +214,25 @@ class MoveTree:
         """Play ``move`` at the current node. A move already tried there is followed (whatever
         text named it), a new one becomes a new child (the main continuation if it is the first).
         Illegal moves raise the engine's error and change nothing."""
-        step = self.game.play(self.current.state, move)
-        child = self._child_reaching(self.current, step.state)
+        child = self._child_playing(self.current, move)
         if child is None:
-            child = self._new_node(self.current, move, step.state, step.events)
-            self.current.children.append(child)
-            self._notify(Change.ADDED, child)
+            step = self.game.play(self.current.state, move)
+            child = self._child_reaching(self.current, step.state)
+            if child is None:
+                child = self._new_node(self.current, move, step.state, step.events)
+                self.current.children.append(child)
+                self._notify(Change.ADDED, child)
         self.go_to(child)
         return child
 
     @staticmethod
+    def _child_playing(node: Node, move: Any) -> Node | None:
+        """The child reached by ``move`` written the same way (found without playing it)."""
+        return next((child for child in node.children if child.move == move), None)
+
+    @staticmethod
     def _child_reaching(node: Node, state: Any) -> Node | None:
+        """The child whose position is ``state`` (the same move written another way)."""
         return next((child for child in node.children if child.state == state), None)
 
     def add_line(self, moves: Iterable[Any], start: Node | None = None, label: str = "") -> Node:
@@ -238,8 +246,8 @@ class MoveTree:
         state = node.state
         for number, move in enumerate(moves, start=first_number):
             if branch_parent is None:
-                same = next((child for child in node.children if child.move == move), None)
-                if same is not None:  # already in the tree under the same text: no need to play it
+                same = self._child_playing(node, move)
+                if same is not None:  # already in the tree: no need to play it again
                     node, state = same, same.state
                     continue
             try:

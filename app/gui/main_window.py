@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import os
+import tempfile
 import threading
 from pathlib import Path
 from typing import Any
@@ -42,7 +43,7 @@ from app.gui.settings import open_settings
 from app.gui.shortcuts import ShortcutsDialog
 from app.gui.tree_view import MoveTreeView
 from engines import GAMES, Game, KibitzInputError, Line
-from engines.files import read_text
+from engines.files import read_text, write_text_atomic
 from engines.tree import Change, MoveTree, Node
 
 DEFAULT_SIZE = (1280, 900)
@@ -574,8 +575,6 @@ class MainWindow(QMainWindow):
             path, _ = QFileDialog.getSaveFileName(self, "Save sequence", self.analysis.file or "", "Sequence files (*.txt)")
             if not path:
                 return False
-        from engines.files import write_text_atomic
-
         try:
             write_text_atomic(path, self.game.sequence_text(self.tree.line(through=True)))
         except OSError as error:
@@ -623,7 +622,7 @@ class MainWindow(QMainWindow):
 
     # -- the long search ------------------------------------------------------------------------
     def _search_folder(self) -> Path:
-        directory = self._store.directory if self._store is not None else Path(os.environ.get("TMPDIR", "/tmp"))
+        directory = self._store.directory if self._store is not None else Path(tempfile.gettempdir())
         return directory / "searches" / f"{self.game.short_name}-{datetime.datetime.now():%Y%m%d-%H%M%S-%f}"
 
     def start_search(self) -> bool:
