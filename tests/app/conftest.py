@@ -15,3 +15,27 @@ def settings_dir(tmp_path, monkeypatch):
     directory = tmp_path / "settings"
     monkeypatch.setenv("KIBITZ_SETTINGS_DIR", str(directory))
     return directory
+
+
+@pytest.fixture
+def make_window(qtbot):
+    """Builds main windows as a player sees them: shown, 1200x1000, the board focused. Each
+    call is a new start of Kibitz (it reads the session the previous one saved)."""
+    from app.gui.main_window import MainWindow
+
+    def make():
+        window = MainWindow()
+        qtbot.addWidget(window)
+        window.resize(1200, 1000)
+        window.show()
+        qtbot.waitExposed(window)
+        window.activateWindow()
+        window.board.setFocus()
+        return window
+
+    return make
+
+
+@pytest.fixture
+def window(make_window):
+    return make_window()

@@ -8,7 +8,6 @@ Independent anchors: playAssist's printed weights and labels at split 1006 of th
 
 from __future__ import annotations
 
-import dataclasses
 import time
 
 import pytest
@@ -25,26 +24,11 @@ from engines.splt import Move, State
 SPLT = GAMES["splt"]
 
 
-def splt_ui() -> GameUi:
-    """SPL-T's plug with the heuristic advisor and the pieces of ``app.gui.games.splt.advice``."""
-    return dataclasses.replace(
-        ui_for("splt"),
-        rank=rank,
-        advisor_name="reference weights",
-        score_header="Weight",
-        candidate_columns=advice.COLUMNS,
-        candidate_label=advice.candidate_label,
-        candidate_color=advice.candidate_color,
-        move_noun="split",
-        rollout_text=advice.rollout_text,
-    )
-
-
 @pytest.fixture
 def panel(qtbot):
     panel = AdvisorPanel()
     qtbot.addWidget(panel)
-    panel.set_game(SPLT, splt_ui())
+    panel.set_game(SPLT, ui_for("splt"))
     panel.resize(560, 640)
     panel.show()
     qtbot.waitExposed(panel)

@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from advisors.splt.heuristic import rank
-from app.gui.main_window import BEST_MARK, MainWindow
+from app.gui.main_window import BEST_MARK
 from app.gui.session import SessionStore
 from engines.splt import GAME, Move
 
@@ -24,26 +24,6 @@ CTRL = Qt.KeyboardModifier.ControlModifier
 @pytest.fixture(scope="module")
 def record(splt_data):
     return GAME.parse_sequence((splt_data / "1196seq.txt").read_text(), source="1196seq.txt")
-
-
-@pytest.fixture
-def make_window(qtbot):
-    def make() -> MainWindow:
-        window = MainWindow()
-        qtbot.addWidget(window)
-        window.resize(1200, 1000)
-        window.show()
-        qtbot.waitExposed(window)
-        window.activateWindow()
-        window.board.setFocus()
-        return window
-
-    return make
-
-
-@pytest.fixture
-def window(make_window):
-    return make_window()
 
 
 def key(qtbot, window, key, modifiers=Qt.KeyboardModifier.NoModifier) -> None:

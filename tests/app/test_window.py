@@ -39,18 +39,6 @@ CTRL = Qt.KeyboardModifier.ControlModifier
 CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
 
 
-@pytest.fixture
-def window(qtbot):
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.resize(1200, 1000)
-    window.show()
-    qtbot.waitExposed(window)
-    window.activateWindow()
-    window.board.setFocus()
-    return window
-
-
 def boxes(state) -> set[tuple[int, int, int, int, int]]:
     return {(b.x, b.y, b.w, b.h, b.points) for b in state.boxes}
 
