@@ -10,3 +10,7 @@ from __future__ import annotations
 import numba
 
 kernel = numba.njit(cache=True, nogil=True)
+
+#: For the few kernels that split a batch over the cores (``numba.prange``); never run two of them
+#: from several threads at once.
+parallel_kernel = numba.njit(cache=True, nogil=True, parallel=True)

@@ -1,0 +1,324 @@
+"""Beam search over HATETRIS wells (spec 3.1): keep the ``width`` best distinct wells after each
+piece, where a well's children are the placements of the one piece the AI would send, until no
+child survives; then rebuild the best game and export it as a replay the official page accepts.
+
+The AI's loop rule is applied along each search path: every kept node remembers its parent and
+its well's hash, so the AI sees the wells of the path (and of the line the search started from).
+A layer is expanded on all cores (numba threads) in chunks, so progress and Stop come often. The
+search saves itself after every layer (atomically) and :meth:`BeamSearch.load` continues it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from advisors.hatetris import kernel
+from advisors.hatetris.heuristic import DEFAULT_WEIGHTS, TERM_NAMES
+from engines.contract import Line
+from engines.files import write_bytes_atomic
+from engines.hatetris import GAME, Placement, State, codecs
+from engines.hatetris import kernel as rules_kernel
+from engines.hatetris.notation import replay_keys_of
+from engines.hatetris.pieces import PIECES
+from engines.hatetris.state import Rules
+
+CHUNK = 2048  # parents per kernel call: progress and Stop at least this often
+CHECKPOINT_VERSION = 1
+
+
+@dataclasses.dataclass(frozen=True)
+class BeamSettings:
+    width: int = 1000
+    lookahead: int = 0  # levels of the "bird in the hand" lookahead (0: off)
+    weights: tuple[float, ...] = DEFAULT_WEIGHTS
+
+    def __post_init__(self) -> None:
+        if self.width < 1:
+            raise ValueError(f"beam width must be at least 1, not {self.width}")
+        if not 0 <= self.lookahead <= 4:
+            raise ValueError(f"lookahead levels must be 0..4, not {self.lookahead}")
+        if len(self.weights) != len(TERM_NAMES):
+            raise ValueError(f"{len(TERM_NAMES)} weights expected ({', '.join(TERM_NAMES)})")
+
+
+@dataclasses.dataclass(frozen=True)
+class BeamProgress:
+    depth: int  # pieces placed since the start of the search
+    best_score: int  # best score of any kept well so far
+    beam_size: int  # wells kept at this depth
+    wells_per_second: float  # children generated and scored per second (this run)
+    elapsed: float  # seconds of this run
+    children: int  # children generated in all
+    finished: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class BeamResult:
+    line: Line  # from the search's start line's start: its moves then the search's
+    score: int
+    pieces: int
+    replay: str  # Base2048, a complete game (padded with Down until it ends)
+    depth: int
+    children: int
+    seconds: float
+    finished: bool  # the beam died out (nothing left to search)
+    stopped: bool
+
+
+class BeamSearch:
+    """A beam search from the end of ``line`` (its moves are kept in the exported game)."""
+
+    def __init__(self, line: Line, settings: BeamSettings = BeamSettings()) -> None:
+        self.settings = settings
+        self.line = line
+        self.start: State = GAME.replay(line.start, line.moves)
+        if self.start.over:
+            raise ValueError("the game is already over at the start of the search")
+        self.rules: Rules = self.start.rules
+        # History of every kept node: parent (-1 for roots), well hash, pieces locked, score and
+        # the placement that made it. The start line's own wells come first, as one chain.
+        self.parent = _Growable(np.int64)
+        self.hashes = _Growable(np.int64)
+        self.pieces = _Growable(np.int64)
+        self.scores = _Growable(np.int64)
+        self.moves = _Growable(np.int16, columns=4)
+        memory = self.start.memory.links() if self.start.memory else []
+        previous = -1
+        for link in memory:
+            well = np.array(link.well, dtype=np.int64)
+            previous = self._append(previous, rules_kernel.well_hash(well, self.rules.depth), link.pieces, 0,
+                                    (-1, 0, 0, 0))
+        self.root = previous
+        self.layer_wells = np.array([self.start.well], dtype=np.int64)
+        self.layer_scores = np.array([self.start.score], dtype=np.int64)
+        self.layer_nodes = np.array([self.root], dtype=np.int64)
+        self.depth = 0
+        self.children = 0
+        self.best_node = self.root
+        self.best_score = self.start.score
+        self.finished = False
+
+    # -- the search ------------------------------------------------------------------------------
+    def run(self, seconds: float | None = None, max_depth: int | None = None,
+            progress: Callable[[BeamProgress], None] | None = None,
+            should_stop: Callable[[], bool] | None = None,
+            checkpoint: str | Path | None = None, threads: int | None = None) -> BeamResult:
+        """Search until the beam dies out, ``seconds`` pass, ``max_depth`` more pieces are placed,
+        or ``should_stop()``; save to ``checkpoint`` after every layer."""
+        if threads:
+            numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+        began = time.perf_counter()
+        children_before = self.children
+        stopped = False
+        target = None if max_depth is None else self.depth + max_depth
+        while not self.finished and (target is None or self.depth < target):
+            if should_stop is not None and should_stop():
+                stopped = True
+                break
+            if seconds is not None and time.perf_counter() - began >= seconds:
+                break
+            layer = self._expand(should_stop)
+            if layer is None:
+                stopped = True
+                break
+            self._keep(*layer)
+            if checkpoint is not None:
+                self.save(checkpoint)
+            if progress is not None:
+                elapsed = time.perf_counter() - began
+                progress(BeamProgress(self.depth, self.best_score, len(self.layer_nodes),
+                                      (self.children - children_before) / elapsed if elapsed else 0.0,
+                                      elapsed, self.children, self.finished))
+        elapsed = time.perf_counter() - began
+        return self.result(elapsed, stopped)
+
+    def _expand(self, should_stop):
+        """Every child of the layer, deduplicated; None when stopped midway."""
+        wells, scores, nodes = self.layer_wells, self.layer_scores, self.layer_nodes
+        rules = self.rules
+        depth_cap = len(self.parent.view()) + 1
+        parts = []
+        for first in range(0, len(nodes), CHUNK):
+            if should_stop is not None and first and should_stop():
+                return None
+            chunk = slice(first, first + CHUNK)
+            chunk_wells = np.ascontiguousarray(wells[chunk])
+            count = len(chunk_wells)
+            pieces = np.empty(count, dtype=np.int64)
+            counts = np.empty(count, dtype=np.int64)
+            kernel.choose_layer(chunk_wells, np.ascontiguousarray(nodes[chunk]), rules.width, rules.depth,
+                                rules.mild, self.parent.view(), self.hashes.view(), self.pieces.view(), depth_cap,
+                                pieces, counts)
+            offsets = np.zeros(count, dtype=np.int64)
+            np.cumsum(counts[:-1], out=offsets[1:])
+            total = int(counts.sum())
+            child_wells = np.empty((total, rules.depth), dtype=np.int64)
+            child_scores = np.zeros(total, dtype=np.int64)
+            child_costs = np.empty(total, dtype=np.float64)
+            child_parents = np.empty(total, dtype=np.int64)
+            child_moves = np.empty((total, 4), dtype=np.int64)
+            child_keys = np.empty(total, dtype=np.int64)
+            kernel.expand_layer(chunk_wells, np.ascontiguousarray(scores[chunk]), pieces, offsets, rules.width,
+                                rules.depth, np.array(self.settings.weights, dtype=np.float64),
+                                self.settings.lookahead, child_wells, child_scores, child_costs, child_parents,
+                                child_moves, child_keys)
+            self.children += total
+            alive = child_parents >= 0
+            parts.append((child_wells[alive], child_scores[alive], child_costs[alive],
+                          child_parents[alive] + first, child_moves[alive], child_keys[alive]))
+        return tuple(np.concatenate([part[index] for part in parts]) for index in range(6))
+
+    def _keep(self, wells, scores, costs, parents, moves, keys) -> None:
+        self.depth += 1
+        if len(costs) == 0:
+            self.finished = True
+            return
+        order = np.argsort(costs, kind="stable")
+        _, first = np.unique(keys[order], return_index=True)
+        distinct = order[np.sort(first)]
+        kept = distinct[np.argsort(costs[distinct], kind="stable")][: self.settings.width]
+        first_node = len(self.parent)
+        nodes = np.arange(first_node, first_node + len(kept), dtype=np.int64)
+        kept_scores = scores[kept]
+        well_hashes = keys[kept] ^ (kept_scores * np.int64(kernel.SCORE_MIX))
+        self.parent.extend(self.layer_nodes[parents[kept]])
+        self.hashes.extend(well_hashes)
+        self.pieces.extend(np.full(len(kept), self.start.pieces + self.depth, dtype=np.int64))
+        self.scores.extend(kept_scores)
+        self.moves.extend(moves[kept])
+        self.layer_wells = np.ascontiguousarray(wells[kept])
+        self.layer_scores = np.ascontiguousarray(kept_scores)
+        self.layer_nodes = nodes
+        top = int(np.argmax(self.layer_scores))
+        if self.layer_scores[top] >= self.best_score:  # ties: the deeper game
+            self.best_score = int(self.layer_scores[top])
+            self.best_node = int(nodes[top])
+
+    def _append(self, parent: int, well_hash: int, pieces: int, score: int, move: tuple[int, int, int, int]) -> int:
+        self.parent.append(parent)
+        self.hashes.append(well_hash)
+        self.pieces.append(pieces)
+        self.scores.append(score)
+        self.moves.append(move)
+        return len(self.parent) - 1
+
+    # -- the game found --------------------------------------------------------------------------
+    def best_line(self) -> Line:
+        """The start line's moves, then the placements leading to the best node."""
+        found = []
+        node = self.best_node
+        moves = self.moves.view()
+        parent = self.parent.view()
+        while node != self.root and node >= 0:
+            piece, x, y, o = (int(v) for v in moves[node])
+            found.append(Placement(PIECES[piece], x, y, o))
+            node = int(parent[node])
+        found.reverse()
+        return Line(self.line.start, tuple(self.line.moves) + tuple(found))
+
+    def result(self, seconds: float = 0.0, stopped: bool = False) -> BeamResult:
+        line = self.best_line()
+        final = GAME.replay(line.start, line.moves)  # checks every placement under the exact rules
+        replay = ""
+        if final.well == (0,) * self.rules.depth or line.start == GAME.initial_state(self.rules):
+            replay = finished_replay(line, self.rules)
+        return BeamResult(line, final.score, final.pieces, replay, self.depth, self.children, seconds,
+                          self.finished, stopped)
+
+    # -- checkpoints -----------------------------------------------------------------------------
+    def save(self, path: str | Path) -> None:
+        """Write the whole search to ``path`` (.npz) atomically."""
+        buffer = io.BytesIO()
+        description = {
+            "version": CHECKPOINT_VERSION,
+            "settings": dataclasses.asdict(self.settings),
+            "line": GAME.sequence_text(self.line, "placements"),
+            "enemy": self.rules.enemy,
+            "depth": self.depth, "children": self.children, "best_node": self.best_node,
+            "best_score": self.best_score, "finished": self.finished, "root": self.root,
+        }
+        np.savez(buffer, description=np.frombuffer(json.dumps(description).encode(), dtype=np.uint8),
+                 parent=self.parent.view(), hashes=self.hashes.view(), pieces=self.pieces.view(),
+                 scores=self.scores.view(), moves=self.moves.view(), layer_wells=self.layer_wells,
+                 layer_scores=self.layer_scores, layer_nodes=self.layer_nodes)
+        write_bytes_atomic(path, buffer.getvalue())
+
+    @classmethod
+    def load(cls, path: str | Path) -> BeamSearch:
+        with np.load(path) as data:
+            description = json.loads(bytes(data["description"]).decode())
+            if description.get("version") != CHECKPOINT_VERSION:
+                raise ValueError(f"{path}: not a beam-search checkpoint of this version")
+            settings = description["settings"]
+            settings["weights"] = tuple(settings["weights"])
+            rules = Rules(enemy=description["enemy"])
+            line = GAME.parse_sequence(description["line"], source=str(path), format="placements", rules=rules)
+            search = cls(line, BeamSettings(**settings))
+            for name in ("parent", "hashes", "pieces", "scores", "moves"):
+                getattr(search, name).replace(data[name])
+            search.layer_wells = data["layer_wells"].copy()
+            search.layer_scores = data["layer_scores"].copy()
+            search.layer_nodes = data["layer_nodes"].copy()
+        for key in ("depth", "children", "best_node", "best_score", "finished", "root"):
+            setattr(search, key, description[key])
+        return search
+
+
+def finished_replay(line: Line, rules: Rules) -> str:
+    """The Base2048 replay of ``line`` followed by Down presses until the game ends (the way
+    record replays end), checked by replaying the keys."""
+    keys = replay_keys_of(line)
+    played = GAME.replay_keys(keys, rules)
+    extra = 0
+    while not played.over and extra < 4 * rules.depth * 10:
+        extra += rules.depth
+        played = GAME.replay_keys(keys + "D" * extra, rules)
+    keys = (keys + "D" * extra)[: max(played.keys_used, len(keys))]
+    return codecs.encode(keys, "base2048")
+
+
+class _Growable:
+    """An append-only numpy column with amortised growth."""
+
+    def __init__(self, dtype, columns: int | None = None) -> None:
+        shape = (1024,) if columns is None else (1024, columns)
+        self._data = np.empty(shape, dtype=dtype)
+        self._size = 0
+
+    def append(self, value) -> None:
+        if self._size == len(self._data):
+            grown = np.empty((2 * len(self._data),) + self._data.shape[1:], dtype=self._data.dtype)
+            grown[: self._size] = self._data[: self._size]
+            self._data = grown
+        self._data[self._size] = value
+        self._size += 1
+
+    def extend(self, values: np.ndarray) -> None:
+        needed = self._size + len(values)
+        if needed > len(self._data):
+            capacity = max(needed, 2 * len(self._data))
+            grown = np.empty((capacity,) + self._data.shape[1:], dtype=self._data.dtype)
+            grown[: self._size] = self._data[: self._size]
+            self._data = grown
+        self._data[self._size:needed] = values
+        self._size = needed
+
+    def view(self) -> np.ndarray:
+        return self._data[: self._size]
+
+    def replace(self, values: np.ndarray) -> None:
+        self._data = np.array(values, dtype=self._data.dtype)
+        self._size = len(values)
+        if self._size == 0:
+            self._data = np.empty((1024,) + self._data.shape[1:], dtype=self._data.dtype)
+
+    def __len__(self) -> int:
+        return self._size

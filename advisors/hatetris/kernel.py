@@ -1,0 +1,292 @@
+"""numba kernels of the HATETRIS advisors: the hand heuristic of spec 3.3-3.5 and the beam search's
+expansion of a layer.
+
+Heuristic terms (a cost, lower is better; the value shown to players is its negative):
+holes (empty cells under a filled cell of their column), enclosed holes (empty cells with no path
+to the open top), lines holding an enclosed hole, surface height (the deepest row a 1 x 1 probe
+reaches moving left, right and down), erasability (how many of the seven pieces could clear a
+line now, each tried on its own) and score.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from engines.hatetris.kernel import (
+    BAR,
+    MAX_RESTING,
+    PIECE_COUNT,
+    choose_piece,
+    fits,
+    lock,
+    resting_positions,
+    top_row,
+    well_hash,
+)
+from engines.hatetris.pieces import BOXES, ROW_MASKS
+from engines.jit import kernel, parallel_kernel
+
+_ROW_MASKS = np.ascontiguousarray(ROW_MASKS)
+_BOXES = np.ascontiguousarray(BOXES)
+
+# Term order of ``terms`` and of the weight vector.
+HOLES, ENCLOSED, ENCLOSED_LINES, SURFACE, ERASABLE, SCORE = range(6)
+TERM_COUNT = 6
+NO_PIECE = -1
+SCORE_MIX = -7046029254386353131  # mixes the score into a child's dedup key
+
+
+@kernel
+def spread(row_cells, open_cells):
+    """Grow ``row_cells`` sideways inside ``open_cells`` (one row)."""
+    while True:
+        grown = (row_cells | (row_cells << 1) | (row_cells >> 1)) & open_cells
+        if grown == row_cells:
+            return row_cells
+        row_cells = grown
+
+
+@kernel
+def can_clear(well, width, depth, piece, positions, minimum):
+    """The most rows one resting placement of ``piece`` completes (it stops looking once it has
+    found ``minimum``)."""
+    found = resting_positions(well, width, depth, piece, positions)
+    full = (1 << width) - 1
+    most = 0
+    for index in range(found):
+        x = positions[index, 0]
+        y = positions[index, 1]
+        o = positions[index, 2]
+        completed = 0
+        for cy in range(4):
+            row = y + cy
+            if row < 0 or row >= depth:
+                continue
+            mask = _row_mask(piece, o, cy)
+            if mask == 0:
+                continue
+            shifted = mask << x if x >= 0 else mask >> -x
+            if (well[row] | shifted) == full and y + _y_min(piece, o) >= BAR:
+                completed += 1
+        if completed > most:
+            most = completed
+            if most >= minimum:
+                break
+    return most
+
+
+@kernel
+def _row_mask(piece, o, cy):
+    return _ROW_MASKS[piece, o, cy]
+
+
+@kernel
+def _y_min(piece, o):
+    return _BOXES[piece, o, 1]
+
+
+@kernel
+def terms(well, width, depth, score, positions, out):
+    """The six heuristic terms of ``well`` into ``out``."""
+    full = (1 << width) - 1
+    covered = 0
+    holes = 0
+    for row in range(BAR, depth):
+        holes += _popcount(~well[row] & covered & full)
+        covered |= well[row]
+    # Cells connected to the top through empty cells (any direction).
+    connected = np.zeros(depth, dtype=np.int64)
+    connected[0] = spread(~well[0] & full, ~well[0] & full)
+    changed = True
+    while changed:
+        changed = False
+        for row in range(1, depth):
+            empty = ~well[row] & full
+            grown = spread(connected[row] | (connected[row - 1] & empty), empty)
+            if grown != connected[row]:
+                connected[row] = grown
+                changed = True
+        for row in range(depth - 2, -1, -1):
+            empty = ~well[row] & full
+            grown = spread(connected[row] | (connected[row + 1] & empty), empty)
+            if grown != connected[row]:
+                connected[row] = grown
+                changed = True
+    enclosed = 0
+    enclosed_lines = 0
+    for row in range(BAR, depth):
+        shut = ~well[row] & full & ~connected[row]
+        if shut:
+            enclosed += _popcount(shut)
+            enclosed_lines += 1
+    # A 1 x 1 probe dropped from the top, moving left, right and down only.
+    probe = spread(~well[0] & full, ~well[0] & full)
+    surface = 0
+    for row in range(1, depth):
+        empty = ~well[row] & full
+        probe = spread(probe & empty, empty)
+        if probe == 0:
+            break
+        surface = row
+    erasable = 0
+    nearly_full = False  # a piece fills at most 4 cells of a row
+    for row in range(BAR, depth):
+        if _popcount(well[row]) >= width - 4:
+            nearly_full = True
+            break
+    if nearly_full:
+        for piece in range(PIECE_COUNT):
+            if can_clear(well, width, depth, piece, positions, 1) > 0:
+                erasable += 1
+    out[HOLES] = holes
+    out[ENCLOSED] = enclosed
+    out[ENCLOSED_LINES] = enclosed_lines
+    out[SURFACE] = surface
+    out[ERASABLE] = erasable
+    out[SCORE] = score
+
+
+@kernel
+def _popcount(value):
+    count = 0
+    while value:
+        value &= value - 1
+        count += 1
+    return count
+
+
+@kernel
+def cost(well, width, depth, score, weights, positions, scratch):
+    terms(well, width, depth, score, positions, scratch)
+    total = 0.0
+    for index in range(TERM_COUNT):
+        total += weights[index] * scratch[index]
+    return total
+
+
+@kernel
+def quiescent_cost(well, width, depth, score, weights, levels, positions, scratch):
+    """The "bird in the hand" cost (spec 3.5): the best cost over ``well`` and the wells reached
+    from it by chains of single-line clears with the first piece (S Z O I L J T order) that cannot
+    clear two lines at once; the lines of the chain count half."""
+    best = cost(well, width, depth, score, weights, positions, scratch)
+    if levels <= 0:
+        return best
+    follow = -1
+    for piece in range(PIECE_COUNT):
+        if can_clear(well, width, depth, piece, positions, 2) < 2:
+            follow = piece
+            break
+    if follow < 0:
+        return best
+    own = np.empty((MAX_RESTING, 3), dtype=np.int64)
+    found = resting_positions(well, width, depth, follow, own)
+    after = np.empty(depth, dtype=np.int64)
+    for index in range(found):
+        lines = lock(well, width, depth, follow, own[index, 0], own[index, 1], own[index, 2], after)
+        if lines != 1:
+            continue
+        # Lines still to be earned count half: shift the score term by half a line.
+        value = quiescent_cost(after, width, depth, score, weights, levels - 1, positions, scratch)
+        value += weights[SCORE] * 0.5
+        if value < best:
+            best = value
+    return best
+
+
+
+
+@kernel
+def choose_piece_hashed(well, width, depth, mild, seen_hashes, seen, peaks, loops, positions, future):
+    """The enemy AI with its memory given as the hashes of the wells seen (one entry per visit,
+    only those a multiple of 5 pieces before the futures); the same choice as the engine's."""
+    best = -1
+    for piece in range(PIECE_COUNT):
+        found = resting_positions(well, width, depth, piece, positions)
+        peak = -1
+        seen_most = 0
+        for index in range(found):
+            lock(well, width, depth, piece, positions[index, 0], positions[index, 1], positions[index, 2], future)
+            rating = top_row(future, depth)
+            if rating > peak:
+                peak = rating
+            if not mild and seen > 0:
+                hashed = well_hash(future, depth)
+                count = 0
+                for entry in range(seen):
+                    if seen_hashes[entry] == hashed:
+                        count += 1
+                if count > seen_most:
+                    seen_most = count
+        peaks[piece] = peak
+        loops[piece] = seen_most
+        if best < 0 or seen_most < loops[best] or (seen_most == loops[best] and peak < peaks[best]):
+            best = piece
+    return best
+
+
+@kernel
+def ancestors_for_loops(node, pieces_now, history_parent, history_hash, history_pieces, out):
+    """Hashes of the wells on the path to ``node`` (itself included) seen a multiple of 5 pieces
+    before the next placement's futures; returns how many."""
+    count = 0
+    while node >= 0:
+        if (pieces_now + 1 - history_pieces[node]) % 5 == 0:
+            out[count] = history_hash[node]
+            count += 1
+        node = history_parent[node]
+    return count
+
+
+@parallel_kernel
+def choose_layer(wells, nodes, width, depth, mild, history_parent, history_hash, history_pieces, max_depth,
+                 pieces_out, counts_out):
+    """Pass 1 of a layer's expansion: the AI's piece for every parent and its number of resting
+    placements."""
+    for index in numba.prange(wells.shape[0]):
+        positions = np.empty((MAX_RESTING, 3), dtype=np.int64)
+        future = np.empty(depth, dtype=np.int64)
+        seen_hashes = np.empty(max_depth + 1, dtype=np.int64)
+        peaks = np.empty(PIECE_COUNT, dtype=np.int64)
+        loops = np.empty(PIECE_COUNT, dtype=np.int64)
+        node = nodes[index]
+        seen = 0
+        if not mild:
+            seen = ancestors_for_loops(node, history_pieces[node], history_parent, history_hash, history_pieces,
+                                       seen_hashes)
+        piece = choose_piece_hashed(wells[index], width, depth, mild, seen_hashes, seen, peaks, loops, positions,
+                                    future)
+        pieces_out[index] = piece
+        counts_out[index] = resting_positions(wells[index], width, depth, piece, positions)
+
+
+@parallel_kernel
+def expand_layer(wells, scores, pieces, offsets, width, depth, weights, levels, child_wells, child_scores,
+                 child_costs, child_parents, child_moves, child_keys):
+    """Pass 2: every child of every parent (placements of the AI's piece), with its cost; a
+    child that ends the game gets parent -1. ``offsets[i]`` is parent i's first child slot."""
+    for index in numba.prange(wells.shape[0]):
+        positions = np.empty((MAX_RESTING, 3), dtype=np.int64)
+        own = np.empty((MAX_RESTING, 3), dtype=np.int64)
+        scratch = np.empty(TERM_COUNT, dtype=np.float64)
+        piece = pieces[index]
+        found = resting_positions(wells[index], width, depth, piece, own)
+        for child in range(found):
+            slot = offsets[index] + child
+            lines = lock(wells[index], width, depth, piece, own[child, 0], own[child, 1], own[child, 2],
+                         child_wells[slot])
+            child_moves[slot, 0] = piece
+            child_moves[slot, 1] = own[child, 0]
+            child_moves[slot, 2] = own[child, 1]
+            child_moves[slot, 3] = own[child, 2]
+            if lines < 0:
+                child_parents[slot] = -1
+                child_costs[slot] = np.inf
+                child_keys[slot] = 0
+                continue
+            child_parents[slot] = index
+            child_scores[slot] = scores[index] + lines
+            child_costs[slot] = quiescent_cost(child_wells[slot], width, depth, child_scores[slot], weights, levels,
+                                               positions, scratch)
+            child_keys[slot] = well_hash(child_wells[slot], depth) ^ (child_scores[slot] * np.int64(SCORE_MIX))
