@@ -33,9 +33,10 @@ def _parser() -> argparse.ArgumentParser:
         "replay", help="replay a sequence file and report moves, score and whether the game is over"
     )
     replay.add_argument("game", help="short name of the game, e.g. splt")
-    replay.add_argument("file", help="the sequence file")
+    replay.add_argument("file", help="the sequence file (HATETRIS: or the replay code itself)")
     replay.add_argument("--format", default=None, help="the file's format (detected when omitted)")
     replay.add_argument("--json", action="store_true", help="print one JSON object")
+    replay.add_argument("--mild", action="store_true", help="HATETRIS: replay against HATETRIS Mild")
 
     convert = verbs.add_parser("convert", help="rewrite a sequence file in another format")
     convert.add_argument("game")
@@ -124,6 +125,8 @@ def load_line(game, path: str, format: str | None):
 def _replay(game, args) -> int:
     from engines.errors import KibitzInputError
 
+    if game.short_name == "hatetris":
+        return _replay_hatetris(game, args)
     try:
         line, final = load_line(game, args.file, args.format)
     except OSError as error:
@@ -145,6 +148,35 @@ def _replay(game, args) -> int:
         print(f"moves  {result['moves']}")
         print(f"score  {result['score']}")
         print(f"over   {'yes' if result['over'] else 'no'}")
+    return 0
+
+
+def _replay_hatetris(game, args) -> int:
+    """A replay code (or a file holding one) played as the official page plays it."""
+    from app.hatetris_search import read_line
+    from engines.errors import KibitzInputError
+    from engines.hatetris import DEFAULT_RULES, MILD_RULES
+
+    rules = MILD_RULES if args.mild else DEFAULT_RULES
+    try:
+        line = read_line(game, args.file, rules)
+        final = game.replay(line.start, line.moves)
+    except OSError as error:
+        return fail(f"{args.file}: cannot read: {error.strerror or error}", args.json, game.short_name)
+    except KibitzInputError as error:
+        return fail(str(error), args.json, game.short_name, error)
+    except ValueError as error:
+        return fail(str(error), args.json, game.short_name)
+    pieces = len(line.moves) + (0 if final.over else 1)  # every piece the AI sent
+    result = {"game": "hatetris", "score": final.score, "pieces": pieces, "over": final.over,
+              "placements": len(line.moves), "enemy": rules.enemy}
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"HATETRIS ({'HATETRIS Mild' if args.mild else 'HATETRIS'} enemy)")
+        print(f"score  {final.score}")
+        print(f"pieces {pieces}")
+        print(f"over   {'yes' if final.over else 'no'}")
     return 0
 
 

@@ -14,15 +14,17 @@ from engines.errors import KibitzInputError
 def add_parser(verbs) -> None:
     search = verbs.add_parser(
         "search",
-        help="search for long games (SPL-T: greedy, weighted random, ParanoidPlay) on all cores",
+        help="search for long games on all cores (SPL-T: greedy, weighted random, ParanoidPlay; "
+        "HATETRIS: beam search)",
         description="Search for the longest game. Every new best is written at once to the output folder "
         "in both sequence formats; the folder also holds checkpoints, so a killed search continues "
         "with --resume FOLDER. Ctrl-C stops cleanly.",
     )
-    search.add_argument("game", help="short name of the game: splt")
+    search.add_argument("game", help="short name of the game: splt or hatetris")
     search.add_argument("--player", choices=("greedy", "weighted", "paranoid"), default="paranoid")
     search.add_argument("--from", dest="from_file", metavar="FILE",
-                        help="start from this sequence file instead of the empty board")
+                        help="start from this sequence file instead of the empty board (HATETRIS: a "
+                        "replay code or a file holding one)")
     search.add_argument("--from-move", type=int, metavar="K",
                         help="keep the file's first K moves and search only after them "
                         "(default: all of its moves); the first game replays the rest of the file")
@@ -52,6 +54,9 @@ def add_parser(verbs) -> None:
     paranoid.add_argument("--trigger", choices=("cluster", "last-box", "off"),
                           help="big-cluster branch points: cluster (the split made point blocks bigger than "
                           "1x1; blog), last-box (the reference code's test), off")
+    from app import hatetris_search
+
+    hatetris_search.add_arguments(search)
     search.add_argument("--json", action="store_true", help="print the result as one JSON object")
 
 
@@ -110,6 +115,10 @@ class _ProgressPrinter:
 def run(game, args) -> int:
     from app.cli import fail, load_line
 
+    if game.short_name == "hatetris":
+        from app import hatetris_search
+
+        return hatetris_search.run(game, args)
     if game.short_name != "splt":
         print(f"kibitz: no search for {game.title} yet", file=sys.stderr)
         return 2

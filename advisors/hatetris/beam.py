@@ -110,14 +110,16 @@ class BeamSearch:
     def run(self, seconds: float | None = None, max_depth: int | None = None,
             progress: Callable[[BeamProgress], None] | None = None,
             should_stop: Callable[[], bool] | None = None,
-            checkpoint: str | Path | None = None, threads: int | None = None) -> BeamResult:
+            checkpoint: str | Path | None = None, threads: int | None = None,
+            checkpoint_seconds: float = 30.0) -> BeamResult:
         """Search until the beam dies out, ``seconds`` pass, ``max_depth`` more pieces are placed,
-        or ``should_stop()``; save to ``checkpoint`` after every layer."""
+        or ``should_stop()``; save to ``checkpoint`` every ``checkpoint_seconds`` and at the end."""
         if threads:
             numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
         began = time.perf_counter()
         children_before = self.children
         stopped = False
+        saved = began
         target = None if max_depth is None else self.depth + max_depth
         while not self.finished and (target is None or self.depth < target):
             if should_stop is not None and should_stop():
@@ -130,14 +132,17 @@ class BeamSearch:
                 stopped = True
                 break
             self._keep(*layer)
-            if checkpoint is not None:
+            if checkpoint is not None and time.perf_counter() - saved >= checkpoint_seconds:
                 self.save(checkpoint)
+                saved = time.perf_counter()
             if progress is not None:
                 elapsed = time.perf_counter() - began
                 progress(BeamProgress(self.depth, self.best_score, len(self.layer_nodes),
                                       (self.children - children_before) / elapsed if elapsed else 0.0,
                                       elapsed, self.children, self.finished))
         elapsed = time.perf_counter() - began
+        if checkpoint is not None:
+            self.save(checkpoint)
         return self.result(elapsed, stopped)
 
     def _expand(self, should_stop):

@@ -19,9 +19,11 @@ from advisors.hatetris import kernel
 from engines.hatetris import GAME, PieceSent, Placement, State
 from engines.hatetris.fast import well_array
 
-TERM_NAMES = ("holes", "enclosed holes", "enclosed-hole lines", "surface depth", "erasable pieces", "score")
-#: D&F's final weights (spec 3.4), as costs: lower is better.
-DEFAULT_WEIGHTS = (11.2106, 83.7646, 83.7646, -83.7646, -83.7646, -332.2211)
+TERM_NAMES = ("holes", "enclosed holes", "enclosed-hole lines", "surface depth", "erasable pieces", "score",
+              "stack height")
+#: D&F's final weights (spec 3.4), as costs: lower is better; they had no stack-height term.
+DF_WEIGHTS = (11.2106, 83.7646, 83.7646, -83.7646, -83.7646, -332.2211, 0.0)
+DEFAULT_WEIGHTS = DF_WEIGHTS
 
 
 @dataclasses.dataclass(frozen=True)

@@ -5,7 +5,8 @@ Heuristic terms (a cost, lower is better; the value shown to players is its nega
 holes (empty cells under a filled cell of their column), enclosed holes (empty cells with no path
 to the open top), lines holding an enclosed hole, surface height (the deepest row a 1 x 1 probe
 reaches moving left, right and down), erasability (how many of the seven pieces could clear a
-line now, each tried on its own) and score.
+line now, each tried on its own), score, and the stack's height (rows from the floor to the highest
+filled cell; not a D&F term, weight 0 in their set).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from engines.hatetris.kernel import (
     choose_piece,
     fits,
     lock,
+    rating_after,
     resting_positions,
     top_row,
     well_hash,
@@ -31,8 +33,8 @@ _ROW_MASKS = np.ascontiguousarray(ROW_MASKS)
 _BOXES = np.ascontiguousarray(BOXES)
 
 # Term order of ``terms`` and of the weight vector.
-HOLES, ENCLOSED, ENCLOSED_LINES, SURFACE, ERASABLE, SCORE = range(6)
-TERM_COUNT = 6
+HOLES, ENCLOSED, ENCLOSED_LINES, SURFACE, ERASABLE, SCORE, STACK = range(7)
+TERM_COUNT = 7
 NO_PIECE = -1
 SCORE_MIX = -7046029254386353131  # mixes the score into a child's dedup key
 
@@ -145,6 +147,7 @@ def terms(well, width, depth, score, positions, out):
     out[SURFACE] = surface
     out[ERASABLE] = erasable
     out[SCORE] = score
+    out[STACK] = depth - top_row(well, depth)
 
 
 @kernel
@@ -202,23 +205,29 @@ def choose_piece_hashed(well, width, depth, mild, seen_hashes, seen, peaks, loop
     """The enemy AI with its memory given as the hashes of the wells seen (one entry per visit,
     only those a multiple of 5 pieces before the futures); the same choice as the engine's."""
     best = -1
+    first_filled = top_row(well, depth)
     for piece in range(PIECE_COUNT):
         found = resting_positions(well, width, depth, piece, positions)
         peak = -1
         seen_most = 0
         for index in range(found):
+            if mild or seen == 0:
+                rating = rating_after(well, width, depth, piece, positions[index, 0], positions[index, 1],
+                                      positions[index, 2], first_filled)
+                if rating > peak:
+                    peak = rating
+                continue
             lock(well, width, depth, piece, positions[index, 0], positions[index, 1], positions[index, 2], future)
             rating = top_row(future, depth)
             if rating > peak:
                 peak = rating
-            if not mild and seen > 0:
-                hashed = well_hash(future, depth)
-                count = 0
-                for entry in range(seen):
-                    if seen_hashes[entry] == hashed:
-                        count += 1
-                if count > seen_most:
-                    seen_most = count
+            hashed = well_hash(future, depth)
+            count = 0
+            for entry in range(seen):
+                if seen_hashes[entry] == hashed:
+                    count += 1
+            if count > seen_most:
+                seen_most = count
         peaks[piece] = peak
         loops[piece] = seen_most
         if best < 0 or seen_most < loops[best] or (seen_most == loops[best] and peak < peaks[best]):

@@ -142,6 +142,40 @@ def top_row(well, depth):
 
 
 @kernel
+def rating_after(well, width, depth, piece, x, y, o, first_filled):
+    """The AI's rating (first non-empty row after line clears) of locking the piece at (x, y, o),
+    without building the well; ``first_filled`` is the well's own first non-empty row."""
+    y_min = _BOXES[piece, o, 1]
+    y_dim = _BOXES[piece, o, 3]
+    top = y + y_min
+    full = (1 << width) - 1
+    cleared = 0  # bit (row - top) set for a cleared row
+    if top >= BAR:
+        for cy in range(y_min, y_min + y_dim):
+            mask = _ROW_MASKS[piece, o, cy]
+            if (well[y + cy] | (mask << x if x >= 0 else mask >> -x)) == full:
+                cleared |= 1 << (y + cy - top)
+    start = top if top < first_filled else first_filled
+    for row in range(start, depth):
+        if row >= top and row < top + y_dim:
+            if cleared >> (row - top) & 1:
+                continue
+            # a piece row that is not cleared is non-empty
+            below = 0
+            for other in range(row + 1, top + y_dim):
+                if cleared >> (other - top) & 1:
+                    below += 1
+            return row + below
+        if well[row] != 0:
+            below = 0
+            for other in range(top, top + y_dim):
+                if other > row and cleared >> (other - top) & 1:
+                    below += 1
+            return row + below
+    return depth
+
+
+@kernel
 def well_hash(well, depth):
     """A non-zero 64-bit hash of the rows (FNV-1a over the row values)."""
     value = np.int64(-3750763034362895579)
@@ -207,20 +241,32 @@ def choose_piece(well, width, depth, mild, table, entry_wells, entry_hashes, ent
     """
     positions = np.empty((MAX_RESTING, 3), dtype=np.int64)
     future = np.empty(depth, dtype=np.int64)
+    remembers = False  # whether any seen well could be a future (else no well need be built)
+    if not mild:
+        for slot in range(table.shape[0]):
+            if table[slot] != 0:
+                remembers = True
+                break
+    first_filled = top_row(well, depth)
     best = -1
     for piece in range(PIECE_COUNT):
         found = resting_positions(well, width, depth, piece, positions)
         peak = -1
         seen_most = 0
         for index in range(found):
-            lock(well, width, depth, piece, positions[index, 0], positions[index, 1], positions[index, 2], future)
-            rating = top_row(future, depth)
-            if rating > peak:
-                peak = rating
-            if not mild:
+            x = positions[index, 0]
+            y = positions[index, 1]
+            o = positions[index, 2]
+            if remembers:
+                lock(well, width, depth, piece, x, y, o, future)
+                rating = top_row(future, depth)
                 count = memory_count(table, entry_wells, entry_hashes, entry_counts, future, depth)
                 if count > seen_most:
                     seen_most = count
+            else:
+                rating = rating_after(well, width, depth, piece, x, y, o, first_filled)
+            if rating > peak:
+                peak = rating
         peaks[piece] = peak
         loops[piece] = seen_most
         if best < 0 or seen_most < loops[best] or (seen_most == loops[best] and peak < peaks[best]):

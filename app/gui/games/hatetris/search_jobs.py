@@ -1,0 +1,144 @@
+"""HATETRIS's long search in the window: beam-search jobs for :class:`app.gui.search_runner.SearchRunner`.
+
+``SEARCH_JOBS`` is the value of ``GameUi.search_jobs`` for HATETRIS. A job searches from move
+``from_move`` of a line (the moves before it are kept), saves ``beam.npz`` in its folder (the same
+file ``kibitz search hatetris --resume FOLDER`` continues) and ``best-replay.txt`` at the end, and
+sends every better game back as a full line. In the progress panel "games" counts the pieces
+placed by the search (its depth) and the rate is wells scored per second.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Callable
+
+from advisors.hatetris.beam import BeamProgress, BeamSearch, BeamSettings
+from app.gui.search_runner import SearchOutcome, SearchProgress
+from app.hatetris_search import BEST_FILE, CHECKPOINT_FILE
+from engines.contract import Line
+from engines.errors import KibitzInputError
+from engines.files import write_text_atomic
+
+DEFAULT_WIDTH = 2000
+
+
+def best_text(score: int, depth: int, beam: int) -> str:
+    return f"{score} line{'s' if score != 1 else ''} · depth {depth:,} · beam {beam:,}"
+
+
+class BeamJob:
+    """One run of a beam search kept in ``folder``: a new one (``line``, ``from_move``) or the
+    continuation of the one saved there (``resume=True``)."""
+
+    def __init__(self, folder: str | os.PathLike, line: Line | None = None, from_move: int | None = None, *,
+                 resume: bool = False, seconds: float | None = None, width: int = DEFAULT_WIDTH,
+                 lookahead: int = 0, threads: int | None = None) -> None:
+        if seconds is not None and seconds <= 0:
+            raise ValueError(f"seconds must be positive, not {seconds}")
+        self.folder = Path(folder)
+        self.line = line
+        self.from_move = from_move
+        self.resuming = resume
+        self.seconds = seconds
+        self.settings = BeamSettings(width=width, lookahead=lookahead)
+        self.threads = threads
+
+    def __repr__(self) -> str:
+        return f"BeamJob({str(self.folder)!r}, resume={self.resuming})"
+
+    def run(self, progress: Callable[[SearchProgress], None], should_stop: Callable[[], bool]) -> SearchOutcome:
+        search = self._open()
+        asked = False
+
+        def stop_requested() -> bool:
+            nonlocal asked
+            asked = asked or should_stop()
+            return asked
+
+        reported = [search.best_score]
+
+        def report(state: BeamProgress) -> None:
+            line = None
+            if state.best_score > reported[0]:
+                reported[0] = state.best_score
+                line = search.best_line()
+            progress(SearchProgress(
+                games=state.depth, rate=state.wells_per_second, elapsed=state.elapsed,
+                best_value=state.best_score, best_text=best_text(state.best_score, state.depth, state.beam_size),
+                fraction=min(1.0, state.elapsed / self.seconds) if self.seconds else None, new_best=line,
+            ))
+
+        try:
+            result = search.run(seconds=self.seconds, progress=report, should_stop=stop_requested,
+                                checkpoint=self.folder / CHECKPOINT_FILE, threads=self.threads)
+            if result.replay:
+                write_text_atomic(self.folder / BEST_FILE, result.replay + "\n")
+        except OSError as error:
+            raise KibitzInputError(f"cannot write the search folder {self.folder}: {error.strerror or error}") from None
+        if asked:
+            reason = f"stopped at depth {result.depth:,}"
+        elif result.finished:
+            reason = f"the beam died out at depth {result.depth:,}: every child ends the game"
+        else:
+            reason = f"searched for the {self.seconds:g} s asked for (depth {result.depth:,})"
+        return SearchOutcome(
+            games=result.depth, best_line=result.line, best_value=result.score, stopped=asked, reason=reason,
+            best_text=f"{result.score} lines in {result.pieces} pieces", folder=self.folder,
+        )
+
+    def _open(self) -> BeamSearch:
+        folder = self.folder
+        if folder.exists() and not folder.is_dir():
+            raise KibitzInputError(f"{folder} is a file, not a folder; choose a folder for the search")
+        checkpoint = folder / CHECKPOINT_FILE
+        if self.resuming:
+            if not checkpoint.exists():
+                raise KibitzInputError(f"{folder}: no {CHECKPOINT_FILE} here; is this a search folder?")
+            try:
+                return BeamSearch.load(checkpoint)
+            except (OSError, ValueError, KeyError) as error:
+                raise KibitzInputError(f"{checkpoint}: cannot continue this search ({error})") from None
+        if checkpoint.exists():
+            raise KibitzInputError(f"{folder} already holds a search; continue it or choose another folder")
+        moves = len(self.line.moves) if self.line is not None else 0
+        from_move = moves if self.from_move is None else self.from_move
+        if not 0 <= from_move <= moves:
+            raise KibitzInputError(f"cannot search from move {from_move}: the line has {moves} moves")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise KibitzInputError(f"cannot write the search folder {folder}: {error.strerror or error}") from None
+        try:
+            return BeamSearch(Line(self.line.start, tuple(self.line.moves[:from_move])), self.settings)
+        except ValueError as error:
+            raise KibitzInputError(str(error)) from None
+
+
+class HatetrisSearchJobs:
+    """The HATETRIS plug for ``GameUi.search_jobs``."""
+
+    name = "Beam search"
+
+    def start(self, folder: str | os.PathLike, line: Line, from_move: int, seconds: float | None = None,
+              width: int = DEFAULT_WIDTH, lookahead: int = 0, threads: int | None = None, **_ignored) -> BeamJob:
+        """A beam search from move ``from_move`` of ``line`` (``kibitz search hatetris --from``)."""
+        return BeamJob(folder, line, from_move, seconds=seconds, width=width, lookahead=lookahead, threads=threads)
+
+    def resume(self, folder: str | os.PathLike, seconds: float | None = None, **_ignored) -> BeamJob:
+        """Continue the beam search saved in ``folder``."""
+        return BeamJob(folder, resume=True, seconds=seconds)
+
+    def describe(self, folder: str | os.PathLike) -> str:
+        checkpoint = Path(folder) / CHECKPOINT_FILE
+        if not checkpoint.exists():
+            raise KibitzInputError(f"{folder}: no {CHECKPOINT_FILE} here; is this a search folder?")
+        try:
+            search = BeamSearch.load(checkpoint)
+        except (OSError, ValueError, KeyError) as error:
+            raise KibitzInputError(f"{checkpoint}: not a beam search ({error})") from None
+        return (f"Beam search (width {search.settings.width:,}) · best {search.best_score} lines · "
+                f"depth {search.depth:,}" + (" · finished" if search.finished else ""))
+
+
+SEARCH_JOBS = HatetrisSearchJobs()
