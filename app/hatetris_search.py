@@ -57,11 +57,19 @@ def run(game, args) -> int:
             folder = Path(args.resume)
             search = BeamSearch.load(folder / CHECKPOINT_FILE)
         else:
-            line = read_line(game, args.from_file, rules) if args.from_file else None
-            if line is None:
-                from engines.contract import Line
+            from engines.contract import Line
 
-                line = Line(game.initial_state(rules), ())
+            line = read_line(game, args.from_file, rules) if args.from_file else Line(game.initial_state(rules), ())
+            keep = args.from_move
+            if keep is not None and not 0 <= keep <= len(line.moves):
+                return fail(f"--from-move {keep} is outside the replay, which has {len(line.moves)} placements",
+                            args.json, game.short_name)
+            if keep is None and line.moves and game.replay(line.start, line.moves).over:
+                keep = len(line.moves) - 1  # a finished game: search on from before its last lock
+                if not args.json:
+                    print(f"the replay ends the game; searching from placement {keep}", file=sys.stderr)
+            if keep is not None:
+                line = Line(line.start, line.moves[:keep])
             settings = BeamSettings(width=args.width or 1000, lookahead=args.lookahead or 0)
             search = BeamSearch(line, settings)
             folder = Path(args.out or f"hatetris-beam-{settings.width}-{datetime.now():%Y%m%d-%H%M%S}")

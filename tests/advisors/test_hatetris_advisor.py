@@ -1,0 +1,126 @@
+"""The HATETRIS advisor: heuristic terms on hand-worked wells, the ranked placements, and the
+beam search (against the exact small-well optimum of spec 3.10, checkpoints, the exported replay)."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+
+from advisors.hatetris.beam import BeamSearch, BeamSettings
+from advisors.hatetris.heuristic import heuristic_terms, rank
+from engines.contract import Line
+from engines.hatetris import GAME, PieceSent, Rules, codecs
+
+
+def well_of(rows_from_bottom: dict[int, str]) -> tuple[int, ...]:
+    """A 20-row well from strings of '#'/'.' keyed by row number (19 = bottom)."""
+    well = [0] * 20
+    for row, text in rows_from_bottom.items():
+        well[row] = sum(1 << x for x, char in enumerate(text) if char == "#")
+    return tuple(well)
+
+
+def test_terms_after_the_first_s_of_the_86_game():
+    # S locked at (6,17,0): cells (8,18) (9,18) (7,19) (8,19) (trace_df86 row 0). Column 9 of the
+    # bottom row is covered by (9,18): one hole, enclosed (its only neighbours are filled or the
+    # wall), on one line. The probe still reaches the bottom row in columns 0-6; no line can clear.
+    terms = dict(heuristic_terms(well_of({18: "........##", 19: ".......##."}), 0))
+    assert terms == {"holes": 1, "enclosed holes": 1, "enclosed-hole lines": 1, "surface depth": 19,
+                     "erasable pieces": 0, "score": 0, "stack height": 2}
+
+
+def test_erasability_counts_each_piece_on_its_own():
+    # Bottom row full but for column 0, nothing above. A piece clears it iff one of its
+    # orientations has a bottom row made of a single cell in the piece's leftmost column:
+    # Z (o1, o3), I (vertical), L (o0), J (o0), T (o3); S and O cannot.
+    terms = dict(heuristic_terms(well_of({19: ".#########"}), 3))
+    assert terms["erasable pieces"] == 5
+    assert terms["holes"] == 0 and terms["enclosed holes"] == 0
+    assert terms["surface depth"] == 19
+    assert terms["score"] == 3
+
+
+def test_rank_on_the_empty_well_lists_the_17_distinct_s_wells():
+    # S lies flat in 8 columns (o0 and o2 cover the same cells one box apart) and stands in 9
+    # (o1 and o3 cover the same cells one row apart): 17 different wells.
+    start = GAME.initial_state()
+    candidates = rank(start)
+    assert len(candidates) == 17
+    assert len({c.well_after for c in candidates}) == 17
+    assert sorted(len(c.same_wells) for c in candidates) == [1] * 17
+    assert candidates == sorted(candidates, key=lambda c: -c.score)
+    for candidate in candidates[:5]:
+        step = GAME.play(start, candidate.move)
+        sent = next(e for e in step.events if isinstance(e, PieceSent))
+        assert candidate.next_piece == sent.piece
+        assert candidate.well_after == step.state.well
+        assert candidate.lines == 0
+        assert GAME.replay_keys(candidate.keys).placements == (candidate.move,)
+
+
+def test_rank_puts_game_ending_placements_last():
+    # Rows 6-19 hold 9 cells each (column 9 open), score 1: 126 + 10 = 136 = 4 x 34 pieces. A flat
+    # S rests on row 6 with its top in row 4 (alive); a standing S elsewhere reaches row 3, above
+    # the bar, and ends the game.
+    board = "score 1 · next S\n" + "\n".join(["." * 10] * 6 + ["#########."] * 14)
+    state = GAME.parse_board(board)
+    candidates = rank(state)
+    over = [c.game_over for c in candidates]
+    assert any(over) and not all(over)
+    assert over == sorted(over)  # every game-ending placement after every other one
+    for candidate in candidates:
+        if candidate.game_over:
+            assert candidate.next_piece is None and candidate.warnings
+        else:
+            assert candidate.next_piece in "SZOILJT"
+
+
+@pytest.fixture(scope="module")
+def small_wells(reference_data):
+    with open(reference_data / "hatetris" / "small_well_bfs.tsv", encoding="utf-8") as handle:
+        return {(int(r["width"]), int(r["height"])): r for r in csv.DictReader(handle, delimiter="\t")}
+
+
+@pytest.mark.parametrize("size", [(6, 6), (5, 8), (8, 4), (10, 3)])
+def test_a_beam_wider_than_every_layer_is_the_exhaustive_search(small_wells, size):
+    # With the beam wider than the widest layer nothing is dropped, so the beam search is the
+    # breadth-first search of spec 3.10 and must find its exact optimum.
+    width, height = size
+    expected = small_wells[size]
+    rules = Rules(enemy="mild", width=width, depth=height + 4)
+    search = BeamSearch(Line(GAME.initial_state(rules), ()),
+                        BeamSettings(width=int(expected["rerun_max_width"]) + 1))
+    result = search.run()
+    assert result.finished
+    assert result.score == int(expected["rerun_score"])
+    assert result.depth - 1 == int(expected["rerun_length"])
+
+
+def test_checkpoint_resume_gives_the_same_search(tmp_path):
+    start = Line(GAME.initial_state(), ())
+    whole = BeamSearch(start, BeamSettings(width=40)).run()
+    first = BeamSearch(start, BeamSettings(width=40))
+    first.run(max_depth=20, checkpoint=tmp_path / "beam.npz")
+    resumed = BeamSearch.load(tmp_path / "beam.npz")
+    assert resumed.depth == 20
+    rest = resumed.run()
+    assert (rest.score, rest.pieces, rest.line.moves) == (whole.score, whole.pieces, whole.line.moves)
+
+
+def test_the_exported_replay_is_a_finished_game_with_the_reported_score():
+    result = BeamSearch(Line(GAME.initial_state(), ()), BeamSettings(width=30)).run()
+    played = GAME.replay_keys(codecs.decode(result.replay))
+    assert played.over
+    assert played.score >= result.score
+    assert played.placements[: len(result.line.moves)] == result.line.moves
+
+
+def test_a_search_from_a_replay_prefix_keeps_the_prefix(reference_data):
+    with open(reference_data / "hatetris" / "records.tsv", encoding="utf-8") as handle:
+        rows = [r for r in csv.DictReader(handle, delimiter="\t") if r["label"] == "Deasuke"]
+    line = GAME.parse_sequence(rows[0]["replay"])
+    prefix = Line(line.start, line.moves[:60])
+    result = BeamSearch(prefix, BeamSettings(width=50)).run()
+    assert result.line.moves[:60] == line.moves[:60]
+    assert GAME.replay(result.line.start, result.line.moves).score == result.score
