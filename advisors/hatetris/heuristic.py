@@ -24,6 +24,7 @@ TERM_NAMES = ("holes", "enclosed holes", "enclosed-hole lines", "surface depth",
 #: D&F's final weights (spec 3.4), as costs: lower is better; they had no stack-height term.
 DF_WEIGHTS = (11.2106, 83.7646, 83.7646, -83.7646, -83.7646, -332.2211, 0.0)
 DEFAULT_WEIGHTS = DF_WEIGHTS
+GAME_OVER_MARGIN = 10_000.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -86,6 +87,11 @@ def rank(state: State, limit: int | None = None, weights=DEFAULT_WEIGHTS, lookah
             terms = heuristic_terms(after.well, after.score, width)
         entries.append((score, len(keys_of[move]), move, after, sent, keys_of[move], terms,
                         tuple(m for m in sorted(placements) if m != move)))
+    # A placement that ends the game ranks last, a fixed margin below the worst other one (a
+    # finite value, so it can be shown and compared).
+    finite = [entry[0] for entry in entries if entry[0] != float("-inf")]
+    floor = (min(finite) if finite else 0.0) - GAME_OVER_MARGIN
+    entries = [(floor, *entry[1:]) if entry[0] == float("-inf") else entry for entry in entries]
     entries.sort(key=lambda entry: (-entry[0], entry[1], entry[2]))
     if limit is not None:
         entries = entries[:limit]
@@ -102,7 +108,7 @@ def rank(state: State, limit: int | None = None, weights=DEFAULT_WEIGHTS, lookah
         candidates.append(HatetrisCandidate(
             move=move,
             score=score,
-            loss=(best - score) if np.isfinite(score) and np.isfinite(best) else float("inf"),
+            loss=best - score,
             explanation=words,
             warnings=tuple(warnings),
             lines=lines,

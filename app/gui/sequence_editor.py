@@ -402,17 +402,26 @@ class SequenceEditor(QWidget):
         self._place_cursor(self._mark_span[0] if self._mark_span is not None else len(self.text()))
 
     def _display_text(self, line: Line) -> tuple[str, str]:
-        """The line in the chosen format, or in the game's own one when the chosen format cannot
-        hold it (an index list cannot hold a start position, say); and a note saying so."""
+        """The line in the chosen format, or in the first of the game's formats that can hold it
+        when the chosen one cannot (an index list cannot hold a start position, say); and a note
+        saying so. A line without moves from the game's start is an empty text, whatever the
+        format (a replay code of no keys is empty, and some readers refuse that)."""
         try:
             return self._render(line, self._format), ""
         except ValueError as error:
-            own = self._game.sequence_formats[0] if self._game.sequence_formats else None
-            if own == self._format:
-                raise
-            self._format = own
-            self._sync_format_box()
-            return self._render(line, own), f"shown as {own}: {error}"
+            if not line.moves and line.start == self._game.initial_state():
+                return "", ""
+            for name in self._game.sequence_formats:
+                if name == self._format:
+                    continue
+                try:
+                    text = self._render(line, name)
+                except ValueError:
+                    continue
+                self._format = name
+                self._sync_format_box()
+                return text, f"shown as {name}: {error}"
+            raise
 
     def _render(self, line: Line, format: str | None) -> str:
         """The text of ``line`` in ``format``, refused (ValueError saying why) when reading it
@@ -619,7 +628,7 @@ class SequenceEditor(QWidget):
     def _show_check(self, check: _Check, move_cursor: bool) -> None:
         self._last_check = check
         self._action_error = ""
-        if check.format != self._format and check.format is not None:
+        if check.format != self._format and check.format is not None and check.text.strip():
             self._format = check.format
             self._sync_format_box()
         # The selected move's token; in a text that is not valid, the token in its place, which

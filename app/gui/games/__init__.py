@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QWidget
 from app.gui.board_view import BoardView, PlaceholderBoard
 from engines import Game
 
-_UI_MODULES = {"splt": "app.gui.games.splt"}
+_UI_MODULES = {"splt": "app.gui.games.splt", "hatetris": "app.gui.games.hatetris"}
 
 
 def describe_generic(game: Game, state: Any) -> str:
