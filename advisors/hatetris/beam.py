@@ -160,7 +160,7 @@ class BeamSearch:
             pieces = np.empty(count, dtype=np.int64)
             counts = np.empty(count, dtype=np.int64)
             kernel.choose_layer(chunk_wells, np.ascontiguousarray(nodes[chunk]), rules.width, rules.depth,
-                                rules.mild, self.parent.view(), self.hashes.view(), self.pieces.view(), depth_cap,
+                                rules.mild, rules.repeat_period, self.parent.view(), self.hashes.view(), self.pieces.view(), depth_cap,
                                 pieces, counts)
             offsets = np.zeros(count, dtype=np.int64)
             np.cumsum(counts[:-1], out=offsets[1:])

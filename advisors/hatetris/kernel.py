@@ -203,7 +203,7 @@ def quiescent_cost(well, width, depth, score, weights, levels, positions, scratc
 @kernel
 def choose_piece_hashed(well, width, depth, mild, seen_hashes, seen, peaks, loops, positions, future):
     """The enemy AI with its memory given as the hashes of the wells seen (one entry per visit,
-    only those a multiple of 5 pieces before the futures); the same choice as the engine's."""
+    only those a whole number of repeat periods before the futures); the same choice as the engine's."""
     best = -1
     first_filled = top_row(well, depth)
     for piece in range(PIECE_COUNT):
@@ -236,12 +236,12 @@ def choose_piece_hashed(well, width, depth, mild, seen_hashes, seen, peaks, loop
 
 
 @kernel
-def ancestors_for_loops(node, pieces_now, history_parent, history_hash, history_pieces, out):
-    """Hashes of the wells on the path to ``node`` (itself included) seen a multiple of 5 pieces
-    before the next placement's futures; returns how many."""
+def ancestors_for_loops(node, pieces_now, period, history_parent, history_hash, history_pieces, out):
+    """Hashes of the wells on the path to ``node`` (itself included) seen a multiple of
+    ``period`` pieces before the next placement's futures; returns how many."""
     count = 0
     while node >= 0:
-        if (pieces_now + 1 - history_pieces[node]) % 5 == 0:
+        if (pieces_now + 1 - history_pieces[node]) % period == 0:
             out[count] = history_hash[node]
             count += 1
         node = history_parent[node]
@@ -249,7 +249,7 @@ def ancestors_for_loops(node, pieces_now, history_parent, history_hash, history_
 
 
 @parallel_kernel
-def choose_layer(wells, nodes, width, depth, mild, history_parent, history_hash, history_pieces, max_depth,
+def choose_layer(wells, nodes, width, depth, mild, period, history_parent, history_hash, history_pieces, max_depth,
                  pieces_out, counts_out):
     """Pass 1 of a layer's expansion: the AI's piece for every parent and its number of resting
     placements."""
@@ -262,8 +262,8 @@ def choose_layer(wells, nodes, width, depth, mild, history_parent, history_hash,
         node = nodes[index]
         seen = 0
         if not mild:
-            seen = ancestors_for_loops(node, history_pieces[node], history_parent, history_hash, history_pieces,
-                                       seen_hashes)
+            seen = ancestors_for_loops(node, history_pieces[node], period, history_parent, history_hash,
+                                       history_pieces, seen_hashes)
         piece = choose_piece_hashed(wells[index], width, depth, mild, seen_hashes, seen, peaks, loops, positions,
                                     future)
         pieces_out[index] = piece

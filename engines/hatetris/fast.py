@@ -57,10 +57,11 @@ def choose_piece(well: tuple[int, ...], rules: Rules, memory: Memory | None):
     """(piece index, peaks, loops) of the AI for ``well``; ``memory`` includes ``well`` itself."""
     relevant: list[tuple[int, ...]] = []
     if memory is not None and not rules.mild:
-        # A future can only equal a well seen a multiple of 5 pieces earlier (4 cells per piece,
-        # 10 per line), so only those are passed on.
-        residue = (memory.pieces + 1) % 5
-        relevant = [link.well for link in memory.links() if link.pieces % 5 == residue]
+        # A future can only equal a well seen a multiple of ``repeat_period`` pieces earlier (4
+        # cells per piece, a row's width per line), so only those are passed on.
+        period = rules.repeat_period
+        residue = (memory.pieces + 1) % period
+        relevant = [link.well for link in memory.links() if link.pieces % period == residue]
     table = MemoryTable.of(relevant, rules.depth)
     peaks = np.zeros(7, dtype=np.int64)
     loops = np.zeros(7, dtype=np.int64)

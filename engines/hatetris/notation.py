@@ -102,9 +102,9 @@ def parse_board(text: str, source: str | None = None, first_line: int = 1) -> St
 def _checked_state(well: tuple[int, ...], score: int, piece: str | None, piece_given: bool, rules: Rules,
                    source: str | None, first_line: int) -> State:
     cells = sum(row.bit_count() for row in well)
-    if (cells + 10 * score) % 4:
+    if (cells + rules.width * score) % 4:
         raise NotationError(f"{cells} cells with score {score} cannot occur: every piece adds 4 cells and "
-                            "every line removes 10", source=source, line=first_line)
+                            f"every line removes {rules.width}", source=source, line=first_line)
     buffer_used = any(well[:BAR])
     if piece_given and piece is None:
         if not buffer_used:
@@ -117,7 +117,7 @@ def _checked_state(well: tuple[int, ...], score: int, piece: str | None, piece_g
     for index, row in enumerate(well):
         if row == rules.full_row:
             raise NotationError("a full row would have been cleared", source=source, line=first_line + 1 + index)
-    pieces = (cells + 10 * score) // 4
+    pieces = (cells + rules.width * score) // 4
     memory = Memory(well, pieces)
     if piece is None:
         piece = "SZOILJT"[fast.choose_piece(well, rules, memory)[0]]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 import re
 from typing import Literal
 
@@ -56,6 +57,12 @@ class Rules:
     @property
     def spawn_x(self) -> int:
         return (self.width - 4) // 2
+
+    @property
+    def repeat_period(self) -> int:
+        """A well can only come back a multiple of this many pieces later: each piece adds 4
+        cells and each line removes ``width`` (5 for the 10-wide well)."""
+        return self.width // math.gcd(self.width, 4)
 
 
 DEFAULT_RULES = Rules()
@@ -165,8 +172,8 @@ class State:
 
     @property
     def pieces(self) -> int:
-        """Pieces locked so far (each adds 4 cells, each line removes 10)."""
-        return (self.cells + 10 * self.score) // 4
+        """Pieces locked so far (each adds 4 cells, each line removes a row's width)."""
+        return (self.cells + self.rules.width * self.score) // 4
 
     @property
     def piece_index(self) -> int:
