@@ -9,11 +9,12 @@ AI sends after a placement, and the fading marks of the last turn.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from PySide6.QtCore import QLine, QPoint, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 
+from app.gui.cell_outline import outline_edges
 from app.gui.games.hatetris.layout import WellLayout
 from app.gui.games.hatetris.placements import Cell, TurnMarks
 from engines.hatetris import BAR, State
@@ -158,24 +159,6 @@ def paint_side(painter: QPainter, layout: WellLayout, state: State, legend: Sequ
 
 
 # -- ghosts and badges ---------------------------------------------------------------------------
-def outline_edges(layout: WellLayout, cells: Iterable[Cell]) -> list[QLine]:
-    """The outer boundary of ``cells`` as pixel lines on cell edges."""
-    cells = set(cells)
-    lines = []
-    for x, y in cells:
-        left, top = layout.x_edge(x), layout.y_edge(y)
-        right, bottom = layout.x_edge(x + 1), layout.y_edge(y + 1)
-        if (x, y - 1) not in cells:
-            lines.append(QLine(left, top, right, top))
-        if (x, y + 1) not in cells:
-            lines.append(QLine(left, bottom, right, bottom))
-        if (x - 1, y) not in cells:
-            lines.append(QLine(left, top, left, bottom))
-        if (x + 1, y) not in cells:
-            lines.append(QLine(right, top, right, bottom))
-    return lines
-
-
 def paint_ghost(painter: QPainter, layout: WellLayout, cells: Sequence[Cell], color: QColor,
                 dashed: bool = False, fill_alpha: float = GHOST_FILL_ALPHA) -> None:
     """A placement's cells: a translucent fill and an outline (dashed for the advisor's best,

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from PySide6.QtCore import QLine, QPoint, QRect, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
 
+from app.gui.cell_outline import outline_edges
 from app.gui.games.splt.advice import BEST_RGB, CLUSTER, KIND_RGB, advice_kind, tint_strength
 from app.gui.games.splt.glyphs import Lettering
 from app.gui.games.splt.highlights import Highlight, Kind
@@ -311,20 +312,7 @@ def _dashed_frame(painter: QPainter, rect: QRect, color: QColor, width: int) -> 
 
 def cluster_edges(layout: BoardLayout, boxes: Iterable[Box]) -> list[QLine]:
     """The outer boundary of the cells the boxes cover, as pixel lines on cell edges."""
-    cells = {cell for box in boxes for cell in box.cells()}
-    lines = []
-    for x, y in cells:
-        left, top = layout.x_edge(x), layout.y_edge(y)
-        right, bottom = layout.x_edge(x + 1), layout.y_edge(y + 1)
-        if (x, y - 1) not in cells:
-            lines.append(QLine(left, top, right, top))
-        if (x, y + 1) not in cells:
-            lines.append(QLine(left, bottom, right, bottom))
-        if (x - 1, y) not in cells:
-            lines.append(QLine(left, top, left, bottom))
-        if (x + 1, y) not in cells:
-            lines.append(QLine(right, top, right, bottom))
-    return lines
+    return outline_edges(layout, (cell for box in boxes for cell in box.cells()))
 
 
 def paint_cluster_outline(painter: QPainter, layout: BoardLayout, boxes, color: QColor = CLUSTER_OUTLINE) -> None:
