@@ -65,27 +65,17 @@ def can_clear(well, width, depth, piece, positions, minimum):
             row = y + cy
             if row < 0 or row >= depth:
                 continue
-            mask = _row_mask(piece, o, cy)
+            mask = _ROW_MASKS[piece, o, cy]
             if mask == 0:
                 continue
             shifted = mask << x if x >= 0 else mask >> -x
-            if (well[row] | shifted) == full and y + _y_min(piece, o) >= BAR:
+            if (well[row] | shifted) == full and y + _BOXES[piece, o, 1] >= BAR:
                 completed += 1
         if completed > most:
             most = completed
             if most >= minimum:
                 break
     return most
-
-
-@kernel
-def _row_mask(piece, o, cy):
-    return _ROW_MASKS[piece, o, cy]
-
-
-@kernel
-def _y_min(piece, o):
-    return _BOXES[piece, o, 1]
 
 
 @kernel

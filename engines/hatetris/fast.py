@@ -8,10 +8,9 @@ import functools
 import numpy as np
 
 from engines.contract import Step
-from engines.hatetris import kernel, moves
-from engines.hatetris.events import GameEnded, LinesCleared, PieceLocked, PieceSent
-from engines.hatetris.pieces import CELLS, PIECES
-from engines.hatetris.reference import KEYS, lock
+from engines.hatetris import kernel
+from engines.hatetris.pieces import PIECES
+from engines.hatetris.reference import KEYS, turn
 from engines.hatetris.state import Memory, Placement, Rules, State
 
 KEY_CODES = {key: code for code, key in enumerate(KEYS)}
@@ -78,25 +77,7 @@ def start(rules: Rules) -> State:
 
 
 def play(state: State, move: Placement) -> Step:
-    if not isinstance(move, Placement) or state.over or move.piece != state.piece:
-        moves.check(state, move, (), lambda *position: False)
-    piece = move.piece_index
-    moves.check(state, move, resting_positions(state.well, state.rules, piece),
-                lambda *position: fits(state.well, state.rules, piece, *position))
-    locked, after, cleared, over = lock(state.well, state.rules, piece, move.x, move.y, move.o)
-    placed = PieceLocked(move.piece, move.x, move.y, move.o,
-                         tuple((move.x + cx, move.y + cy) for cx, cy in CELLS[piece][move.o]))
-    if over:
-        return Step(State(locked, state.score, None, state.rules, state.memory), (placed, GameEnded(state.score)))
-    score = state.score + len(cleared)
-    memory = state.memory.extended(after, state.pieces + 1) if state.memory else Memory(after, state.pieces + 1)
-    choice, peaks, loops = choose_piece(after, state.rules, memory)
-    height_choice = min(range(7), key=lambda p: (peaks[p], p))
-    events = [placed]
-    if cleared:
-        events.append(LinesCleared(cleared, score))
-    events.append(PieceSent(PIECES[choice], peaks, loops, choice != height_choice))
-    return Step(State(after, score, PIECES[choice], state.rules, memory), tuple(events))
+    return turn(state, move, resting_positions, fits, choose_piece)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -27,6 +27,18 @@ _BOXES = np.ascontiguousarray(BOXES)
 
 
 @kernel
+def moved(x, y, o, key):
+    """The position after a key press (L, R and D move the box, U turns it clockwise)."""
+    if key == KEY_LEFT:
+        return x - 1, y, o
+    if key == KEY_RIGHT:
+        return x + 1, y, o
+    if key == KEY_DOWN:
+        return x, y + 1, o
+    return x, y, (o + 1) % 4
+
+
+@kernel
 def spawn_x(width):
     return (width - 4) // 2
 
@@ -82,15 +94,7 @@ def resting_positions_bfs(well, width, depth, piece, out):
         o = queue[head, 2]
         head += 1
         for key in range(4):
-            nx, ny, no = x, y, o
-            if key == KEY_LEFT:
-                nx = x - 1
-            elif key == KEY_RIGHT:
-                nx = x + 1
-            elif key == KEY_DOWN:
-                ny = y + 1
-            else:
-                no = (o + 1) % 4
+            nx, ny, no = moved(x, y, o, key)
             if not fits(well, width, depth, piece, nx, ny, no):
                 if key == KEY_DOWN:
                     out[found, 0] = x
@@ -315,15 +319,7 @@ def replay_keys(keys, width, depth, mild, placements, pieces_sent, peaks_log, lo
         if over:
             break
         used += 1
-        nx, ny, no = x, y, o
-        if key == KEY_LEFT:
-            nx = x - 1
-        elif key == KEY_RIGHT:
-            nx = x + 1
-        elif key == KEY_DOWN:
-            ny = y + 1
-        else:
-            no = (o + 1) % 4
+        nx, ny, no = moved(x, y, o, key)
         if fits(well, width, depth, piece, nx, ny, no):
             x, y, o = nx, ny, no
             continue
@@ -379,15 +375,7 @@ def key_path(well, width, depth, piece, target_x, target_y, target_o, out):
         x = (index % row_states) // 4 - X_OFFSET
         o = index % 4
         for key in order:
-            nx, ny, no = x, y, o
-            if key == KEY_LEFT:
-                nx = x - 1
-            elif key == KEY_RIGHT:
-                nx = x + 1
-            elif key == KEY_DOWN:
-                ny = y + 1
-            else:
-                no = (o + 1) % 4
+            nx, ny, no = moved(x, y, o, key)
             if not fits(well, width, depth, piece, nx, ny, no):
                 continue
             next_index = state_index(width, nx, ny, no)

@@ -8,9 +8,11 @@ from engines.errors import IllegalMoveError
 from engines.hatetris.state import Placement, State
 
 
-def check(state: State, move: Placement, resting: Collection[tuple[int, int, int]],
+def check(state: State, move: Placement, resting: Callable[[], Collection[tuple[int, int, int]]],
           fits: Callable[[int, int, int], bool]) -> None:
-    """Raise :class:`IllegalMoveError` saying why ``move`` cannot be played in ``state``."""
+    """Raise :class:`IllegalMoveError` saying why ``move`` cannot be played in ``state``;
+    ``resting()`` gives the current piece's resting positions (asked only once the piece is
+    known to be the right one)."""
     if not isinstance(move, Placement):
         raise IllegalMoveError(f"a HATETRIS move is a placement such as S@6,17,0, not {move!r}")
     if state.over:
@@ -18,7 +20,7 @@ def check(state: State, move: Placement, resting: Collection[tuple[int, int, int
     if move.piece != state.piece:
         raise IllegalMoveError(f"the piece to place is {state.piece}, not {move.piece}", token=str(move))
     position = (move.x, move.y, move.o)
-    if position in resting:
+    if position in resting():
         return
     if not fits(*position):
         reason = f"{move} does not fit: it overlaps filled cells or leaves the well"

@@ -82,15 +82,16 @@ def _top_row(well: tuple[int, ...], rules: Rules) -> int:
     return next((index for index, row in enumerate(well) if row), rules.depth)
 
 
-def start(rules: Rules) -> State:
-    well = (0,) * rules.depth
-    memory = Memory(well, 0)
-    piece, _, _ = choose_piece(well, rules, memory.counts())
-    return State(well, 0, PIECES[piece], rules, memory)
-
-
 def play(state: State, move: Placement) -> Step:
-    moves.check(state, move, resting_positions(state.well, state.rules, state.piece_index),
+    return turn(state, move, resting_positions, fits,
+                lambda well, rules, memory: choose_piece(well, rules, memory.counts()))
+
+
+def turn(state: State, move: Placement, resting, fits, choose) -> Step:
+    """One move, given the path's move generation (``resting(well, rules, piece)``,
+    ``fits(well, rules, piece, x, y, o)``) and AI (``choose(well, rules, memory)`` ->
+    (piece, peaks, loops)): check, lock, clear, and the AI's next piece, with the events."""
+    moves.check(state, move, lambda: resting(state.well, state.rules, state.piece_index),
                 lambda *position: fits(state.well, state.rules, state.piece_index, *position))
     piece = move.piece_index
     locked, after, cleared, over = lock(state.well, state.rules, piece, move.x, move.y, move.o)
@@ -99,8 +100,8 @@ def play(state: State, move: Placement) -> Step:
     if over:
         return Step(State(locked, state.score, None, state.rules, state.memory), (placed, GameEnded(state.score)))
     score = state.score + len(cleared)
-    memory = state.memory.extended(after, state.pieces + 1)
-    choice, peaks, loops = choose_piece(after, state.rules, memory.counts())
+    memory = state.memory.extended(after, state.pieces + 1) if state.memory else Memory(after, state.pieces + 1)
+    choice, peaks, loops = choose(after, state.rules, memory)
     height_choice = min(range(len(PIECES)), key=lambda p: (peaks[p], p))
     events = [placed]
     if cleared:
