@@ -146,7 +146,9 @@ class BeamSearch:
         return self.result(elapsed, stopped)
 
     def _expand(self, should_stop):
-        """Every child of the layer, deduplicated; None when stopped midway."""
+        """Every distinct child of the layer as (parent, placement, score, key, cost); None when
+        stopped midway. Child wells are not kept: a cost or a kept child locks its placement into
+        its parent's well again, which is cheaper than moving millions of wells around."""
         wells, scores, nodes = self.layer_wells, self.layer_scores, self.layer_nodes
         rules = self.rules
         depth_cap = len(self.parent.view()) + 1
@@ -160,46 +162,60 @@ class BeamSearch:
             pieces = np.empty(count, dtype=np.int64)
             counts = np.empty(count, dtype=np.int64)
             kernel.choose_layer(chunk_wells, np.ascontiguousarray(nodes[chunk]), rules.width, rules.depth,
-                                rules.mild, rules.repeat_period, self.parent.view(), self.hashes.view(), self.pieces.view(), depth_cap,
-                                pieces, counts)
+                                rules.mild, rules.repeat_period, self.parent.view(), self.hashes.view(),
+                                self.pieces.view(), depth_cap, pieces, counts)
             offsets = np.zeros(count, dtype=np.int64)
             np.cumsum(counts[:-1], out=offsets[1:])
             total = int(counts.sum())
-            child_wells = np.empty((total, rules.depth), dtype=np.int64)
-            child_scores = np.zeros(total, dtype=np.int64)
-            child_costs = np.empty(total, dtype=np.float64)
             child_parents = np.empty(total, dtype=np.int64)
             child_moves = np.empty((total, 4), dtype=np.int64)
+            child_scores = np.zeros(total, dtype=np.int64)
             child_keys = np.empty(total, dtype=np.int64)
-            kernel.expand_layer(chunk_wells, np.ascontiguousarray(scores[chunk]), pieces, offsets, rules.width,
-                                rules.depth, np.array(self.settings.weights, dtype=np.float64),
-                                self.settings.lookahead, child_wells, child_scores, child_costs, child_parents,
-                                child_moves, child_keys)
+            kernel.generate_layer(chunk_wells, np.ascontiguousarray(scores[chunk]), pieces, offsets, rules.width,
+                                  rules.depth, child_parents, child_moves, child_scores, child_keys)
             self.children += total
             alive = child_parents >= 0
-            parts.append((child_wells[alive], child_scores[alive], child_costs[alive],
-                          child_parents[alive] + first, child_moves[alive], child_keys[alive]))
-        return tuple(np.concatenate([part[index] for part in parts]) for index in range(6))
+            parts.append((child_parents[alive] + first, child_moves[alive], child_scores[alive], child_keys[alive]))
+        parents, moves, child_scores, keys = (np.concatenate([part[index] for part in parts]) for index in range(4))
+        # Children with the same (well, score) have the same cost and the same future: keep the
+        # first (the one from the best parent) and score only those.
+        _, first_seen = np.unique(keys, return_index=True)
+        distinct = np.sort(first_seen)
+        parents = np.ascontiguousarray(parents[distinct])
+        moves = np.ascontiguousarray(moves[distinct])
+        child_scores = np.ascontiguousarray(child_scores[distinct])
+        costs = np.empty(len(distinct), dtype=np.float64)
+        weights = np.array(self.settings.weights, dtype=np.float64)
+        block = CHUNK * 32
+        for first in range(0, len(distinct), block):
+            if should_stop is not None and first and should_stop():
+                return None
+            part = slice(first, first + block)
+            kernel.cost_layer(wells, parents[part], moves[part], child_scores[part], rules.width, rules.depth,
+                              weights, self.settings.lookahead, costs[part])
+        return parents, moves, child_scores, keys[distinct], costs
 
-    def _keep(self, wells, scores, costs, parents, moves, keys) -> None:
+    def _keep(self, parents, moves, scores, keys, costs) -> None:
         self.depth += 1
         if len(costs) == 0:
             self.finished = True
             return
-        order = np.argsort(costs, kind="stable")
-        _, first = np.unique(keys[order], return_index=True)
-        distinct = order[np.sort(first)]
-        kept = distinct[np.argsort(costs[distinct], kind="stable")][: self.settings.width]
+        kept = np.argsort(costs, kind="stable")[: self.settings.width]
         first_node = len(self.parent)
         nodes = np.arange(first_node, first_node + len(kept), dtype=np.int64)
         kept_scores = scores[kept]
         well_hashes = keys[kept] ^ (kept_scores * np.int64(kernel.SCORE_MIX))
-        self.parent.extend(self.layer_nodes[parents[kept]])
+        kept_parents = np.ascontiguousarray(parents[kept])
+        kept_moves = np.ascontiguousarray(moves[kept])
+        layer_wells = np.empty((len(kept), self.rules.depth), dtype=np.int64)
+        kernel.build_layer(self.layer_wells, kept_parents, kept_moves, self.rules.width, self.rules.depth,
+                           layer_wells)
+        self.parent.extend(self.layer_nodes[kept_parents])
         self.hashes.extend(well_hashes)
         self.pieces.extend(np.full(len(kept), self.start.pieces + self.depth, dtype=np.int64))
         self.scores.extend(kept_scores)
-        self.moves.extend(moves[kept])
-        self.layer_wells = np.ascontiguousarray(wells[kept])
+        self.moves.extend(kept_moves)
+        self.layer_wells = layer_wells
         self.layer_scores = np.ascontiguousarray(kept_scores)
         self.layer_nodes = nodes
         top = int(np.argmax(self.layer_scores))

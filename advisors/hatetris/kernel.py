@@ -37,6 +37,7 @@ HOLES, ENCLOSED, ENCLOSED_LINES, SURFACE, ERASABLE, SCORE, STACK = range(7)
 TERM_COUNT = 7
 NO_PIECE = -1
 SCORE_MIX = -7046029254386353131  # mixes the score into a child's dedup key
+COST_BLOCK = 64  # children per thread task when costing a layer
 
 
 @kernel
@@ -50,27 +51,86 @@ def spread(row_cells, open_cells):
 
 
 @kernel
-def can_clear(well, width, depth, piece, positions, minimum):
-    """The most rows one resting placement of ``piece`` completes (it stops looking once it has
-    found ``minimum``)."""
-    found = resting_positions(well, width, depth, piece, positions)
+def _completed_rows(well, width, depth, piece, x, y, o):
+    """Rows the piece at (x, y, o) completes (none when its top is above the bar)."""
+    if y + _BOXES[piece, o, 1] < BAR:
+        return 0
     full = (1 << width) - 1
-    most = 0
+    completed = 0
+    for cy in range(4):
+        mask = _ROW_MASKS[piece, o, cy]
+        if mask == 0:
+            continue
+        shifted = mask << x if x >= 0 else mask >> -x
+        if (well[y + cy] | shifted) == full:
+            completed += 1
+    return completed
+
+
+@kernel
+def _drops_straight(well, width, depth, piece, x, y, o, top):
+    """Whether the piece fits at (x, y', o) for every y' above y: then it is reachable from spawn,
+    since any fitting (x, o) in the empty buffer is (rotate at spawn, then slide)."""
+    first = top - 4
+    if first < 0:
+        first = 0
+    for above in range(first, y):
+        if not fits(well, width, depth, piece, x, above, o):
+            return False
+    return True
+
+
+@kernel
+def can_clear(well, width, depth, piece, positions, minimum):
+    """The most rows one reachable resting placement of ``piece`` completes, or at least
+    ``minimum`` when it has found that many.
+
+    A clearing placement must fill some row's gap exactly, so the candidates come from the gaps;
+    a candidate the piece can drop straight into is reachable. Only when a candidate needs a
+    slide or turn under an overhang are all resting positions generated."""
+    full = (1 << width) - 1
+    top = top_row(well, depth)
+    sure = 0
+    unsure = 0
+    for row in range(max(top, BAR), depth):
+        gap = ~well[row] & full
+        size = _popcount(gap)
+        if size == 0 or size > 4:
+            continue
+        low = 0
+        while not (gap >> low) & 1:
+            low += 1
+        for o in range(4):
+            y_min = _BOXES[piece, o, 1]
+            for cy in range(y_min, y_min + _BOXES[piece, o, 3]):
+                mask = _ROW_MASKS[piece, o, cy]
+                if _popcount(mask) != size:
+                    continue
+                mask_low = 0
+                while not (mask >> mask_low) & 1:
+                    mask_low += 1
+                x = low - mask_low
+                if (mask << x if x >= 0 else mask >> -x) != gap:
+                    continue
+                y = row - cy
+                if not fits(well, width, depth, piece, x, y, o) or fits(well, width, depth, piece, x, y + 1, o):
+                    continue
+                completed = _completed_rows(well, width, depth, piece, x, y, o)
+                if completed <= sure:
+                    continue
+                if _drops_straight(well, width, depth, piece, x, y, o, top):
+                    sure = completed
+                    if sure >= minimum:
+                        return sure
+                elif completed > unsure:
+                    unsure = completed
+    if unsure <= sure:
+        return sure
+    found = resting_positions(well, width, depth, piece, positions)
+    most = sure
     for index in range(found):
-        x = positions[index, 0]
-        y = positions[index, 1]
-        o = positions[index, 2]
-        completed = 0
-        for cy in range(4):
-            row = y + cy
-            if row < 0 or row >= depth:
-                continue
-            mask = _ROW_MASKS[piece, o, cy]
-            if mask == 0:
-                continue
-            shifted = mask << x if x >= 0 else mask >> -x
-            if (well[row] | shifted) == full and y + _BOXES[piece, o, 1] >= BAR:
-                completed += 1
+        completed = _completed_rows(well, width, depth, piece, positions[index, 0], positions[index, 1],
+                                    positions[index, 2])
         if completed > most:
             most = completed
             if most >= minimum:
@@ -80,26 +140,31 @@ def can_clear(well, width, depth, piece, positions, minimum):
 
 @kernel
 def terms(well, width, depth, score, positions, out):
-    """The six heuristic terms of ``well`` into ``out``."""
+    """The heuristic terms of ``well`` into ``out``. Rows above the stack are empty, so every
+    scan starts at the stack's top row."""
     full = (1 << width) - 1
+    top = top_row(well, depth)
     covered = 0
     holes = 0
-    for row in range(BAR, depth):
+    for row in range(max(top, BAR), depth):
         holes += _popcount(~well[row] & covered & full)
         covered |= well[row]
-    # Cells connected to the top through empty cells (any direction).
+    # Cells connected to the open top through empty cells (any direction); every row above the
+    # stack is wholly connected.
+    start = max(top, 1)
     connected = np.zeros(depth, dtype=np.int64)
-    connected[0] = spread(~well[0] & full, ~well[0] & full)
+    for row in range(start):
+        connected[row] = full
     changed = True
     while changed:
         changed = False
-        for row in range(1, depth):
+        for row in range(start, depth):
             empty = ~well[row] & full
             grown = spread(connected[row] | (connected[row - 1] & empty), empty)
             if grown != connected[row]:
                 connected[row] = grown
                 changed = True
-        for row in range(depth - 2, -1, -1):
+        for row in range(depth - 2, start - 1, -1):
             empty = ~well[row] & full
             grown = spread(connected[row] | (connected[row + 1] & empty), empty)
             if grown != connected[row]:
@@ -107,37 +172,31 @@ def terms(well, width, depth, score, positions, out):
                 changed = True
     enclosed = 0
     enclosed_lines = 0
-    for row in range(BAR, depth):
+    for row in range(max(top, BAR), depth):
         shut = ~well[row] & full & ~connected[row]
         if shut:
             enclosed += _popcount(shut)
             enclosed_lines += 1
     # A 1 x 1 probe dropped from the top, moving left, right and down only.
-    probe = spread(~well[0] & full, ~well[0] & full)
-    surface = 0
-    for row in range(1, depth):
+    probe = full
+    surface = start - 1
+    for row in range(start, depth):
         empty = ~well[row] & full
         probe = spread(probe & empty, empty)
         if probe == 0:
             break
         surface = row
     erasable = 0
-    nearly_full = False  # a piece fills at most 4 cells of a row
-    for row in range(BAR, depth):
-        if _popcount(well[row]) >= width - 4:
-            nearly_full = True
-            break
-    if nearly_full:
-        for piece in range(PIECE_COUNT):
-            if can_clear(well, width, depth, piece, positions, 1) > 0:
-                erasable += 1
+    for piece in range(PIECE_COUNT):
+        if can_clear(well, width, depth, piece, positions, 1) > 0:
+            erasable += 1
     out[HOLES] = holes
     out[ENCLOSED] = enclosed
     out[ENCLOSED_LINES] = enclosed_lines
     out[SURFACE] = surface
     out[ERASABLE] = erasable
     out[SCORE] = score
-    out[STACK] = depth - top_row(well, depth)
+    out[STACK] = depth - top
 
 
 @kernel
@@ -168,7 +227,10 @@ def quiescent_cost(well, width, depth, score, weights, levels, positions, scratc
         return best
     follow = -1
     for piece in range(PIECE_COUNT):
-        if can_clear(well, width, depth, piece, positions, 2) < 2:
+        most = can_clear(well, width, depth, piece, positions, 2)
+        if most < 2:
+            if most == 0:
+                return best  # the chain's piece clears nothing: the chain ends here
             follow = piece
             break
     if follow < 0:
@@ -177,6 +239,8 @@ def quiescent_cost(well, width, depth, score, weights, levels, positions, scratc
     found = resting_positions(well, width, depth, follow, own)
     after = np.empty(depth, dtype=np.int64)
     for index in range(found):
+        if _completed_rows(well, width, depth, follow, own[index, 0], own[index, 1], own[index, 2]) != 1:
+            continue
         lines = lock(well, width, depth, follow, own[index, 0], own[index, 1], own[index, 2], after)
         if lines != 1:
             continue
@@ -261,31 +325,52 @@ def choose_layer(wells, nodes, width, depth, mild, period, history_parent, histo
 
 
 @parallel_kernel
-def expand_layer(wells, scores, pieces, offsets, width, depth, weights, levels, child_wells, child_scores,
-                 child_costs, child_parents, child_moves, child_keys):
-    """Pass 2: every child of every parent (placements of the AI's piece), with its cost; a
-    child that ends the game gets parent -1. ``offsets[i]`` is parent i's first child slot."""
+def generate_layer(wells, scores, pieces, offsets, width, depth, child_parents, child_moves, child_scores,
+                   child_keys):
+    """Pass 2: every child of every parent (placements of the AI's piece): its placement, score and
+    dedup key, without keeping its well; a child that ends the game gets parent -1.
+    ``offsets[i]`` is parent i's first child slot."""
     for index in numba.prange(wells.shape[0]):
-        positions = np.empty((MAX_RESTING, 3), dtype=np.int64)
         own = np.empty((MAX_RESTING, 3), dtype=np.int64)
-        scratch = np.empty(TERM_COUNT, dtype=np.float64)
+        after = np.empty(depth, dtype=np.int64)
         piece = pieces[index]
         found = resting_positions(wells[index], width, depth, piece, own)
         for child in range(found):
             slot = offsets[index] + child
-            lines = lock(wells[index], width, depth, piece, own[child, 0], own[child, 1], own[child, 2],
-                         child_wells[slot])
+            lines = lock(wells[index], width, depth, piece, own[child, 0], own[child, 1], own[child, 2], after)
             child_moves[slot, 0] = piece
             child_moves[slot, 1] = own[child, 0]
             child_moves[slot, 2] = own[child, 1]
             child_moves[slot, 3] = own[child, 2]
             if lines < 0:
                 child_parents[slot] = -1
-                child_costs[slot] = np.inf
                 child_keys[slot] = 0
                 continue
             child_parents[slot] = index
             child_scores[slot] = scores[index] + lines
-            child_costs[slot] = quiescent_cost(child_wells[slot], width, depth, child_scores[slot], weights, levels,
-                                               positions, scratch)
-            child_keys[slot] = well_hash(child_wells[slot], depth) ^ (child_scores[slot] * np.int64(SCORE_MIX))
+            child_keys[slot] = well_hash(after, depth) ^ (child_scores[slot] * np.int64(SCORE_MIX))
+
+
+@parallel_kernel
+def cost_layer(wells, parents, moves, scores, width, depth, weights, levels, costs):
+    """Pass 3: the cost of each child given as (parent, placement) (the distinct ones only: a cost
+    depends on the well and score alone). Children go to the threads in blocks, to reuse scratch
+    space."""
+    count = parents.shape[0]
+    blocks = (count + COST_BLOCK - 1) // COST_BLOCK
+    for block in numba.prange(blocks):
+        positions = np.empty((MAX_RESTING, 3), dtype=np.int64)
+        scratch = np.empty(TERM_COUNT, dtype=np.float64)
+        after = np.empty(depth, dtype=np.int64)
+        for index in range(block * COST_BLOCK, min(count, (block + 1) * COST_BLOCK)):
+            lock(wells[parents[index]], width, depth, moves[index, 0], moves[index, 1], moves[index, 2],
+                 moves[index, 3], after)
+            costs[index] = quiescent_cost(after, width, depth, scores[index], weights, levels, positions, scratch)
+
+
+@kernel
+def build_layer(wells, parents, moves, width, depth, out):
+    """The wells of the kept children, from their parents' wells and placements."""
+    for index in range(parents.shape[0]):
+        lock(wells[parents[index]], width, depth, moves[index, 0], moves[index, 1], moves[index, 2],
+             moves[index, 3], out[index])

@@ -10,7 +10,8 @@ import pytest
 from advisors.hatetris.beam import BeamSearch, BeamSettings
 from advisors.hatetris.heuristic import heuristic_terms, rank
 from engines.contract import Line
-from engines.hatetris import GAME, PieceSent, Rules, codecs
+from engines.hatetris import DEFAULT_RULES, GAME, PieceSent, Rules, codecs
+from engines.hatetris import reference
 
 
 def well_of(rows_from_bottom: dict[int, str]) -> tuple[int, ...]:
@@ -39,6 +40,24 @@ def test_erasability_counts_each_piece_on_its_own():
     assert terms["holes"] == 0 and terms["enclosed holes"] == 0
     assert terms["surface depth"] == 19
     assert terms["score"] == 3
+
+
+def test_erasability_agrees_with_the_reference_rules_on_the_86_games_wells(reference_data):
+    # The advisor finds clearing placements from the rows' gaps and generates every resting
+    # position only when a piece has to slide or turn under an overhang; the count must be the
+    # plain one: pieces with a reachable resting position (reference BFS) that clears a line.
+    with open(reference_data / "hatetris" / "trace_df86.tsv", encoding="utf-8") as handle:
+        wells = [tuple(int(v) for v in row["well_before"].split(","))
+                 for row in csv.DictReader(handle, delimiter="\t")]
+    checked = 0
+    for well in wells[::3]:
+        expected = sum(
+            any(reference.lock(well, DEFAULT_RULES, piece, *position)[2]
+                for position in reference.resting_positions(well, DEFAULT_RULES, piece))
+            for piece in range(7))
+        assert dict(heuristic_terms(well, 0))["erasable pieces"] == expected, well
+        checked += expected
+    assert checked > 100  # the game's wells are mostly clearable: the test is not vacuous
 
 
 def test_rank_on_the_empty_well_lists_the_17_distinct_s_wells():
