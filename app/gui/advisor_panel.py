@@ -285,11 +285,12 @@ class AdvisorPanel(QWidget):
         self.best_label = QLabel("–")
         self.rate_label = QLabel("–")
         self.elapsed_label = QLabel("–")
-        for column, (name, label) in enumerate(
-            (("Games", self.games_label), ("Best", self.best_label), ("Rate", self.rate_label),
-             ("Elapsed", self.elapsed_label))
+        self.count_caption = QLabel("Games")
+        self._rate_unit = "games/s"
+        for column, (caption, label) in enumerate(
+            ((self.count_caption, self.games_label), (QLabel("Best"), self.best_label),
+             (QLabel("Rate"), self.rate_label), (QLabel("Elapsed"), self.elapsed_label))
         ):
-            caption = QLabel(name)
             caption.setEnabled(False)  # the palette's muted text
             grid.addWidget(caption, 1, column)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -660,13 +661,16 @@ class AdvisorPanel(QWidget):
             self._update_detail()
 
     # -- search ----------------------------------------------------------------------------------
-    def set_search_available(self, name: str | None) -> None:
-        """Show the search section for the search called ``name`` ("ParanoidPlay"); None hides
-        it (the game has no long search)."""
+    def set_search_available(self, name: str | None, counts: str = "Games", rate_unit: str = "games/s") -> None:
+        """Show the search section for the search called ``name`` ("ParanoidPlay"), whose progress
+        counts ``counts`` ("Games", "Depth") at a rate in ``rate_unit``; None hides it (the game
+        has no long search)."""
         if name is None:
             self.search_group.hide()
             return
         self.search_group.setTitle(f"Search: {name}")
+        self.count_caption.setText(counts)
+        self._rate_unit = rate_unit
         self.search_group.show()
 
     def search_available(self) -> bool:
@@ -694,7 +698,7 @@ class AdvisorPanel(QWidget):
         self.games_label.setText(f"{games:,}")
         self.best_label.setText(best or "–")
         self.best_label.setToolTip(best)
-        self.rate_label.setText(f"{format_rate(rate)} games/s" if rate > 0 else "–")
+        self.rate_label.setText(f"{format_rate(rate)} {self._rate_unit}" if rate > 0 else "–")
         self.elapsed_label.setText(format_elapsed(elapsed))
         if fraction is None:
             if running:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QPainter
+from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtGui import QColor, QCursor, QMouseEvent, QPainter
 from PySide6.QtWidgets import QWidget
 
 from engines import Game
@@ -44,6 +44,23 @@ class BoardView(QWidget):
 
     def set_advice_visible(self, visible: bool) -> None:
         """Show or hide the advice marks (the candidates are kept)."""
+
+    # -- hover -----------------------------------------------------------------------------------
+    def _set_hover(self, point: QPoint | None) -> None:
+        """The mouse is at ``point`` (widget coordinates; None: it left the board). A view that
+        previews what a click would do overrides this."""
+
+    def _refresh_hover(self) -> None:
+        """Hover again where the mouse is now (after the position or the advice changed)."""
+        self._set_hover(self.mapFromGlobal(QCursor.pos()) if self.underMouse() else None)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt name)
+        self._set_hover(event.position().toPoint())
+        super().mouseMoveEvent(event)
+
+    def leaveEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        self._set_hover(None)
+        super().leaveEvent(event)
 
 
 class PlaceholderBoard(BoardView):

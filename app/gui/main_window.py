@@ -410,7 +410,10 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.board)  # deletes the previous board
         self.advisor_panel.set_game(game, self.ui)
         search = self.ui.search_jobs
-        self.advisor_panel.set_search_available(search.name if search is not None else None)
+        if search is None:
+            self.advisor_panel.set_search_available(None)
+        else:
+            self.advisor_panel.set_search_available(search.name, search.counts, search.rate_unit)
         has_editor = self.ui.make_board_editor is not None
         self.edit_board_action.setEnabled(has_editor)
         for action in (self.start_search_action, self.continue_search_action, self.stop_search_action):
@@ -749,8 +752,14 @@ class MainWindow(QMainWindow):
         box.open()
 
     def show_shortcuts(self) -> ShortcutsDialog:
+        """The "?" window, for the game shown (its board's keys differ per game)."""
+        dialog = self._shortcuts_dialog
+        if dialog is not None and dialog.board_rows != self.ui.board_help:
+            dialog.close()
+            dialog.deleteLater()
+            self._shortcuts_dialog = None
         if self._shortcuts_dialog is None:
-            self._shortcuts_dialog = ShortcutsDialog(self.actions(), self)
+            self._shortcuts_dialog = ShortcutsDialog(self.actions(), self, self.ui.board_help, self.game.title)
         self._shortcuts_dialog.show()
         self._shortcuts_dialog.raise_()
         return self._shortcuts_dialog

@@ -58,7 +58,7 @@ _log = logging.getLogger(__name__)
 class SearchProgress:
     """Where a running search stands."""
 
-    games: int  # games finished since the search began (continued runs included)
+    games: int  # its count since it began, continued runs included (games finished; HATETRIS: depth)
     rate: float  # games per second over this run
     elapsed: float  # seconds of this run
     best_value: int  # the best's value on the game's scale (SPL-T: splits)
@@ -71,7 +71,7 @@ class SearchProgress:
 class SearchOutcome:
     """How a search run ended."""
 
-    games: int  # games finished since the search began (continued runs included)
+    games: int  # its count since it began, continued runs included (games finished; HATETRIS: depth)
     best_line: Line | None  # the best game found (full line), None when none was finished
     best_value: int
     stopped: bool  # stopped because the user asked (not by its budget or exhaustion)
@@ -88,6 +88,19 @@ class SearchJob(Protocol):
     def run(
         self, progress: Callable[[SearchProgress], None], should_stop: Callable[[], bool]
     ) -> SearchOutcome: ...
+
+
+class StopLatch:
+    """A job's ``should_stop`` that stays true once it was, so the job can say afterwards whether
+    the user asked it to stop (``asked``) rather than its budget running out."""
+
+    def __init__(self, should_stop: Callable[[], bool]) -> None:
+        self._should_stop = should_stop
+        self.asked = False
+
+    def __call__(self) -> bool:
+        self.asked = self.asked or self._should_stop()
+        return self.asked
 
 
 def error_text(error: BaseException) -> str:

@@ -1,5 +1,5 @@
-"""The "?" window: every keyboard shortcut of the main window, with what it does, plus the
-mouse gestures of the board."""
+"""The "?" window: every keyboard shortcut of the main window, with what it does, then the board's
+own keys and mouse gestures (they differ per game), then the gestures of the tree and graph."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHeaderView, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 MOUSE = (
-    ("Click a box", "Split it (the board) / play it (a candidate row)"),
-    ("Hover a box or a candidate", "Preview the split and the cluster it makes"),
+    ("Click a candidate row", "Play it"),
+    ("Hover a candidate row", "Preview it on the board"),
     ("Click a move or the score graph", "Jump to that position"),
     ("Right-click a move", "Promote, delete, copy the line"),
 )
@@ -33,7 +33,8 @@ def shortcut_rows(actions: Iterable[QAction]) -> list[tuple[str, str]]:
 class ShortcutsDialog(QDialog):
     """A table of keys and mouse gestures; closes with Esc, Enter or "?"."""
 
-    def __init__(self, actions: Iterable[QAction], parent: QWidget | None = None) -> None:
+    def __init__(self, actions: Iterable[QAction], parent: QWidget | None = None,
+                 board_rows: Iterable[tuple[str, str]] = (), board_name: str = "") -> None:
         super().__init__(parent)
         self.setWindowTitle("Keyboard shortcuts")
         self.table = QTreeWidget()
@@ -43,6 +44,9 @@ class ShortcutsDialog(QDialog):
         self.rows = shortcut_rows(actions)
         for keys, what in self.rows:
             self.table.addTopLevelItem(QTreeWidgetItem([keys, what]))
+        self.board_rows = tuple(board_rows)
+        for keys, what in self.board_rows:
+            self.table.addTopLevelItem(QTreeWidgetItem([keys, f"{board_name} board: {what}" if board_name else what]))
         for gesture, what in MOUSE:
             item = QTreeWidgetItem([gesture, what])
             item.setForeground(0, self.palette().placeholderText())

@@ -204,3 +204,25 @@ def test_beam_search_from_a_tree_node_sends_back_a_marked_branch(qtbot, window, 
     assert tuple(node.move for node in path[1:101]) == line.moves[:100]  # the record's moves kept
     assert best.state.score >= GAME.replay(line.start, line.moves[:100]).score
     assert window.analysis.search_folder is not None
+
+
+def test_the_search_panel_counts_depth_and_wells(window):
+    panel = window.advisor_panel
+    assert panel.search_group.title() == "Search: Beam search"
+    assert panel.count_caption.text() == "Depth"
+    panel.show_search_progress(running=True, games=42, best="9 lines", rate=250_000.0, elapsed=3.0,
+                               fraction=None, can_continue=False)
+    assert panel.games_label.text() == "42"
+    assert panel.rate_label.text().endswith("wells/s")
+    window.set_game("splt")
+    assert panel.count_caption.text() == "Games"
+
+
+def test_the_shortcuts_window_lists_the_boards_keys_of_the_game_shown(window):
+    listed = [window.show_shortcuts().table.topLevelItem(i).text(0)
+              for i in range(window.show_shortcuts().table.topLevelItemCount())]
+    assert "W / I" in listed and "S / K / Enter" in listed and "Click a box" not in listed
+    window.set_game("splt")
+    dialog = window.show_shortcuts()
+    listed = [dialog.table.topLevelItem(i).text(0) for i in range(dialog.table.topLevelItemCount())]
+    assert "Click a box" in listed and "W / I" not in listed

@@ -57,7 +57,9 @@ class GameUi:
     - ``rollout_text(state)``: a slow-ish extra line for the advisor summary ("greedy from here:
       534 splits"), run off the GUI thread (None: nothing);
     - ``make_board_editor(game, state, parent)``: a dialog to set up a position by hand;
-    - ``search_jobs``: how to start and resume the game's long search (None: no search).
+    - ``search_jobs``: how to start and resume the game's long search (None: no search);
+    - ``board_help``: the board's own keys and mouse gestures, (keys, what they do), for the "?"
+      window.
     """
 
     make_board: Callable[[Game, QWidget | None], BoardView] = PlaceholderBoard
@@ -73,6 +75,7 @@ class GameUi:
     rollout_text: Callable[[Any], str] | None = None
     make_board_editor: Callable[[Game, Any, QWidget | None], Any] | None = None
     search_jobs: Any = None
+    board_help: tuple[tuple[str, str], ...] = ()
 
 
 def ui_for(short_name: str) -> GameUi:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from advisors.hatetris import heuristic
 from app.gui.games import GameUi
 from app.gui.games.hatetris import advice
-from app.gui.games.hatetris.board import HatetrisBoard
+from app.gui.games.hatetris.board import KEY_HELP, MOUSE_HELP, HatetrisBoard
 from app.gui.games.hatetris.search_jobs import SEARCH_JOBS
 from app.gui.games.hatetris.text import describe, summarize_turn
 
@@ -22,6 +22,7 @@ UI = GameUi(
     candidate_color=advice.candidate_color,
     move_noun="placement",
     search_jobs=SEARCH_JOBS,
+    board_help=MOUSE_HELP + KEY_HELP,
 )
 
 __all__ = ["UI", "HatetrisBoard"]

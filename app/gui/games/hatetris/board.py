@@ -15,7 +15,7 @@ dropped straight down from its spawn.
 from __future__ import annotations
 
 from PySide6.QtCore import QEasingCurve, QEvent, QPoint, Qt, QVariantAnimation
-from PySide6.QtGui import QCursor, QKeyEvent, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QWheelEvent
 from PySide6.QtWidgets import QToolTip, QWidget
 
 from app.gui.board_view import BoardView
@@ -296,16 +296,6 @@ class HatetrisBoard(BoardView):
             self.update()
         shape = Qt.CursorShape.PointingHandCursor if self._hover_options else Qt.CursorShape.ArrowCursor
         self.setCursor(shape)
-
-    def _refresh_hover(self) -> None:
-        self._set_hover(self.mapFromGlobal(QCursor.pos()) if self.underMouse() else None)
-
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt name)
-        self._set_hover(event.position().toPoint())
-
-    def leaveEvent(self, event) -> None:  # noqa: N802 (Qt name)
-        self._set_hover(None)
-        super().leaveEvent(event)
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 (Qt name)
         self._set_hover(event.position().toPoint())

@@ -3,8 +3,8 @@
 ``SEARCH_JOBS`` is the value of ``GameUi.search_jobs`` for HATETRIS. A job searches from move
 ``from_move`` of a line (the moves before it are kept), saves ``beam.npz`` in its folder (the same
 file ``kibitz search hatetris --resume FOLDER`` continues) and ``best-replay.txt`` at the end, and
-sends every better game back as a full line. In the progress panel "games" counts the pieces
-placed by the search (its depth) and the rate is wells scored per second.
+sends every better game back as a full line. The progress panel shows the depth (pieces placed by
+the search) and the rate in child wells per second.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable
 
 from advisors.hatetris.beam import BeamProgress, BeamSearch, BeamSettings
-from app.gui.search_runner import SearchOutcome, SearchProgress
+from app.gui.search_runner import SearchOutcome, SearchProgress, StopLatch
 from app.hatetris_search import BEST_FILE, CHECKPOINT_FILE
 from engines.contract import Line
 from engines.errors import KibitzInputError
@@ -49,12 +49,7 @@ class BeamJob:
 
     def run(self, progress: Callable[[SearchProgress], None], should_stop: Callable[[], bool]) -> SearchOutcome:
         search = self._open()
-        asked = False
-
-        def stop_requested() -> bool:
-            nonlocal asked
-            asked = asked or should_stop()
-            return asked
+        stop_requested = StopLatch(should_stop)
 
         reported = [search.best_score]
 
@@ -76,15 +71,15 @@ class BeamJob:
                 write_text_atomic(self.folder / BEST_FILE, result.replay + "\n")
         except OSError as error:
             raise KibitzInputError(f"cannot write the search folder {self.folder}: {error.strerror or error}") from None
-        if asked:
+        if stop_requested.asked:
             reason = f"stopped at depth {result.depth:,}"
         elif result.finished:
             reason = f"the beam died out at depth {result.depth:,}: every child ends the game"
         else:
             reason = f"searched for the {self.seconds:g} s asked for (depth {result.depth:,})"
         return SearchOutcome(
-            games=result.depth, best_line=result.line, best_value=result.score, stopped=asked, reason=reason,
-            best_text=f"{result.score} lines in {result.pieces} pieces", folder=self.folder,
+            games=result.depth, best_line=result.line, best_value=result.score, stopped=stop_requested.asked,
+            reason=reason, best_text=f"{result.score} lines in {result.pieces} pieces", folder=self.folder,
         )
 
     def _open(self) -> BeamSearch:
@@ -119,6 +114,8 @@ class HatetrisSearchJobs:
     """The HATETRIS plug for ``GameUi.search_jobs``."""
 
     name = "Beam search"
+    counts = "Depth"  # what SearchProgress.games counts here: pieces placed by the search
+    rate_unit = "wells/s"
 
     def start(self, folder: str | os.PathLike, line: Line, from_move: int, seconds: float | None = None,
               width: int = DEFAULT_WIDTH, lookahead: int = 0, threads: int | None = None, **_ignored) -> BeamJob:

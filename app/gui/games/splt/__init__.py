@@ -25,6 +25,10 @@ UI = GameUi(
     rollout_text=advice.rollout_text,
     make_board_editor=SpltBoardEditor,
     search_jobs=SEARCH_JOBS,
+    board_help=(
+        ("Click a box", "split it"),
+        ("Hover a box", "preview the split and the cluster it makes"),
+    ),
 )
 
 __all__ = ["UI", "SpltBoard"]

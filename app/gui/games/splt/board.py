@@ -5,7 +5,7 @@ outlined, the cluster a previewed split would make)."""
 from __future__ import annotations
 
 from PySide6.QtCore import QEasingCurve, QPoint, Qt, QVariantAnimation
-from PySide6.QtGui import QCursor, QMouseEvent, QPainter
+from PySide6.QtGui import QMouseEvent, QPainter
 from PySide6.QtWidgets import QWidget
 
 from app.gui.board_view import BoardView
@@ -183,16 +183,6 @@ class SpltBoard(BoardGeometry, BoardView):
             self.update()
         shape = Qt.CursorShape.PointingHandCursor if box is not None else Qt.CursorShape.ArrowCursor
         self.setCursor(shape)
-
-    def _refresh_hover(self) -> None:
-        self._set_hover(self.mapFromGlobal(QCursor.pos()) if self.underMouse() else None)
-
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt name)
-        self._set_hover(event.position().toPoint())
-
-    def leaveEvent(self, event) -> None:  # noqa: N802 (Qt name)
-        self._set_hover(None)
-        super().leaveEvent(event)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt name)
         if event.button() == Qt.MouseButton.LeftButton:

@@ -26,7 +26,7 @@ import numpy as np
 from advisors.splt import kernel
 from advisors.splt.parallel import SEARCH_FILE, ParallelSearch, Progress, Result
 from advisors.splt.search import Settings
-from app.gui.search_runner import SearchOutcome, SearchProgress
+from app.gui.search_runner import SearchOutcome, SearchProgress, StopLatch
 from engines.contract import Line
 from engines.errors import KibitzInputError
 from engines.files import read_text
@@ -84,12 +84,7 @@ class ParanoidPlayJob:
     # -- the job protocol (worker thread) --------------------------------------------------------
     def run(self, progress: Callable[[SearchProgress], None], should_stop: Callable[[], bool]) -> SearchOutcome:
         search = self._open()
-        asked = False
-
-        def stop_requested() -> bool:
-            nonlocal asked
-            asked = asked or should_stop()
-            return asked
+        stop_requested = StopLatch(should_stop)
 
         best_reported = (search.description["best"] or {}).get("splits", 0)  # a continued search's old best
 
@@ -114,8 +109,8 @@ class ParanoidPlayJob:
             games=result.games,
             best_line=result.best_line,
             best_value=result.best_splits,
-            stopped=asked,
-            reason=self._reason(result, asked),
+            stopped=stop_requested.asked,
+            reason=self._reason(result, stop_requested.asked),
             best_text=best_text(result.best_splits, result.best_score) if result.best_line else "no game yet",
             folder=result.folder,
         )
@@ -178,6 +173,8 @@ class SpltSearchJobs:
     """The SPL-T plug for ``GameUi.search_jobs``."""
 
     name = "ParanoidPlay"
+    counts = "Games"
+    rate_unit = "games/s"
 
     def start(self, folder: str | os.PathLike, line: Line, from_move: int, seconds: float | None = None,
               games: int | None = None, workers: int | None = None, seed: int | None = None) -> ParanoidPlayJob:
