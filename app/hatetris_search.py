@@ -20,6 +20,9 @@ def add_arguments(search) -> None:
     group.add_argument("--width", type=int, default=None, help="wells kept per piece (default 1000)")
     group.add_argument("--lookahead", type=int, default=None,
                        help="levels of the 'bird in the hand' lookahead (spec 3.5; default 0, off)")
+    group.add_argument("--weights", choices=("df", "kibitz"), default=None,
+                       help="heuristic weights: David & Felipe's published set, or Kibitz's set with the "
+                            "S-reach term, tuned on beams from the empty well (default kibitz)")
     group.add_argument("--mild", action="store_true", help="play against HATETRIS Mild (no loop prevention)")
     group.add_argument("--threads", type=int, help="cores to use (default: all)")
 
@@ -39,6 +42,7 @@ def read_line(game, source: str, rules):
 
 def run(game, args) -> int:
     from advisors.hatetris.beam import BeamSearch, BeamSettings
+    from advisors.hatetris.heuristic import WEIGHT_SETS
     from app.cli import fail
     from engines.files import write_text_atomic
     from engines.hatetris import MILD_RULES, DEFAULT_RULES
@@ -70,7 +74,8 @@ def run(game, args) -> int:
                     print(f"the replay ends the game; searching from placement {keep}", file=sys.stderr)
             if keep is not None:
                 line = Line(line.start, line.moves[:keep])
-            settings = BeamSettings(width=args.width or 1000, lookahead=args.lookahead or 0)
+            settings = BeamSettings(width=args.width or 1000, lookahead=args.lookahead or 0,
+                                    weights=WEIGHT_SETS[args.weights or "kibitz"])
             search = BeamSearch(line, settings)
             folder = Path(args.out or f"hatetris-beam-{settings.width}-{datetime.now():%Y%m%d-%H%M%S}")
             if (folder / CHECKPOINT_FILE).exists():

@@ -26,6 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from advisors.hatetris.beam import BeamSearch, BeamSettings  # noqa: E402
+from advisors.hatetris.heuristic import WEIGHT_SETS  # noqa: E402
 from engines.contract import Line  # noqa: E402
 from engines.hatetris import DEFAULT_RULES, GAME  # noqa: E402
 from engines.hatetris import kernel  # noqa: E402
@@ -88,8 +89,8 @@ def children_timing(wells: list[np.ndarray], repeats: int = 5) -> tuple[float, f
     return best * 1e6, made / len(wells)
 
 
-def beam_run(width: int, minutes: float, lookahead: int):
-    search = BeamSearch(Line(GAME.initial_state(), ()), BeamSettings(width=width, lookahead=lookahead))
+def beam_run(width: int, minutes: float, lookahead: int, weights: tuple[float, ...]):
+    search = BeamSearch(Line(GAME.initial_state(), ()), BeamSettings(width=width, lookahead=lookahead, weights=weights))
     last = [0.0]
 
     def progress(p):
@@ -106,6 +107,7 @@ def main() -> int:
     parser.add_argument("--widths", default="1000,10000,100000")
     parser.add_argument("--minutes", type=float, default=30.0, help="time cap per beam search")
     parser.add_argument("--lookahead", type=int, default=0)
+    parser.add_argument("--weights", default="kibitz,df", help="weight sets to run, of: kibitz, df")
     parser.add_argument("--skip-children", action="store_true")
     args = parser.parse_args()
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores")
@@ -116,16 +118,17 @@ def main() -> int:
         print(f"{'wells':>8} {'children/well':>14} {'ours':>10} {'anchor (D&F Rust, waveforms)':>30}")
         print(f"{len(wells):>8} {per_well:>14.1f} {micros:>7.1f} us {'48 us':>30}")
     print(f"\nBeam search from the empty well, lookahead {args.lookahead}, cap {args.minutes:g} min")
-    print(f"{'width':>8} {'lines':>6} {'pieces':>7} {'minutes':>8} {'wells/s':>10} {'ended':>10}  anchor")
+    print(f"{'weights':>8} {'width':>8} {'lines':>6} {'pieces':>7} {'minutes':>8} {'wells/s':>10} {'ended':>10}  anchor")
     best = None
-    for width in (int(w) for w in args.widths.split(",")):
-        result = beam_run(width, args.minutes, args.lookahead)
-        rate = result.children / result.seconds if result.seconds else 0
-        ended = "beam died" if result.finished else "time cap"
-        print(f"{width:>8,} {result.score:>6} {result.pieces:>7} {result.seconds / 60:>8.1f} {rate:>10,.0f} "
-              f"{ended:>10}  31 lines (2010-2017 record) within 30 min", flush=True)
-        if best is None or result.score > best.score:
-            best = result
+    for weights in args.weights.split(","):
+        for width in (int(w) for w in args.widths.split(",")):
+            result = beam_run(width, args.minutes, args.lookahead, WEIGHT_SETS[weights])
+            rate = result.children / result.seconds if result.seconds else 0
+            ended = "beam died" if result.finished else "time cap"
+            print(f"{weights:>8} {width:>8,} {result.score:>6} {result.pieces:>7} {result.seconds / 60:>8.1f} "
+                  f"{rate:>10,.0f} {ended:>10}  31 lines (2010-2017 record) within 30 min", flush=True)
+            if best is None or result.score > best.score:
+                best = result
     if best is not None:
         print(f"\nbest game: {best.score} lines, {best.pieces} pieces; Base2048 replay:\n{best.replay}")
     return 0

@@ -21,7 +21,7 @@ import numba
 import numpy as np
 
 from advisors.hatetris import kernel
-from advisors.hatetris.heuristic import DEFAULT_WEIGHTS, TERM_NAMES
+from advisors.hatetris.heuristic import BEAM_WEIGHTS, TERM_NAMES
 from engines.contract import Line
 from engines.files import write_bytes_atomic
 from engines.hatetris import GAME, Placement, State, codecs
@@ -31,14 +31,14 @@ from engines.hatetris.pieces import PIECES
 from engines.hatetris.state import Rules
 
 CHUNK = 2048  # parents per kernel call: progress and Stop at least this often
-CHECKPOINT_VERSION = 1
+CHECKPOINT_VERSION = 2
 
 
 @dataclasses.dataclass(frozen=True)
 class BeamSettings:
     width: int = 1000
     lookahead: int = 0  # levels of the "bird in the hand" lookahead (0: off)
-    weights: tuple[float, ...] = DEFAULT_WEIGHTS
+    weights: tuple[float, ...] = BEAM_WEIGHTS  # the advisor panel shows D&F's; the search uses ours
 
     def __post_init__(self) -> None:
         if self.width < 1:
@@ -83,22 +83,25 @@ class BeamSearch:
         if self.start.over:
             raise ValueError("the game is already over at the start of the search")
         self.rules: Rules = self.start.rules
-        # History of every kept node: parent (-1 for roots), well hash, pieces locked, score and
-        # the placement that made it. The start line's own wells come first, as one chain.
+        # History of every kept node: parent (-1 for roots), well hash, pieces locked, score,
+        # filled cells (the loop check's filter) and the placement that made it. The start line's
+        # own wells come first, as one chain.
         self.parent = _Growable(np.int64)
         self.hashes = _Growable(np.int64)
         self.pieces = _Growable(np.int64)
         self.scores = _Growable(np.int64)
+        self.cells = _Growable(np.int64)
         self.moves = _Growable(np.int16, columns=4)
         memory = self.start.memory.links() if self.start.memory else []
         previous = -1
         for link in memory:
             well = np.array(link.well, dtype=np.int64)
             previous = self._append(previous, rules_kernel.well_hash(well, self.rules.depth), link.pieces, 0,
-                                    (-1, 0, 0, 0))
+                                    _cells(link.well), (-1, 0, 0, 0))
         self.root = previous
         self.layer_wells = np.array([self.start.well], dtype=np.int64)
         self.layer_scores = np.array([self.start.score], dtype=np.int64)
+        self.layer_cells = np.array([_cells(self.start.well)], dtype=np.int64)
         self.layer_nodes = np.array([self.root], dtype=np.int64)
         self.depth = 0
         self.children = 0
@@ -151,19 +154,14 @@ class BeamSearch:
         its parent's well again, which is cheaper than moving millions of wells around."""
         wells, scores, nodes = self.layer_wells, self.layer_scores, self.layer_nodes
         rules = self.rules
-        depth_cap = len(self.parent.view()) + 1
         parts = []
         for first in range(0, len(nodes), CHUNK):
             if should_stop is not None and first and should_stop():
                 return None
             chunk = slice(first, first + CHUNK)
             chunk_wells = np.ascontiguousarray(wells[chunk])
-            count = len(chunk_wells)
-            pieces = np.empty(count, dtype=np.int64)
-            counts = np.empty(count, dtype=np.int64)
-            kernel.choose_layer(chunk_wells, np.ascontiguousarray(nodes[chunk]), rules.width, rules.depth,
-                                rules.mild, rules.repeat_period, self.parent.view(), self.hashes.view(),
-                                self.pieces.view(), depth_cap, pieces, counts)
+            pieces, counts = self._choose(chunk)
+            count = len(pieces)
             offsets = np.zeros(count, dtype=np.int64)
             np.cumsum(counts[:-1], out=offsets[1:])
             total = int(counts.sum())
@@ -195,6 +193,22 @@ class BeamSearch:
                               weights, self.settings.lookahead, costs[part])
         return parents, moves, child_scores, keys[distinct], costs
 
+    def ai_pieces(self) -> np.ndarray:
+        """The piece the AI sends for each well of the current layer (loop rule included)."""
+        return np.concatenate([self._choose(slice(first, first + CHUNK))[0]
+                               for first in range(0, len(self.layer_nodes), CHUNK)])
+
+    def _choose(self, chunk: slice) -> tuple[np.ndarray, np.ndarray]:
+        """The AI's piece for the layer's wells in ``chunk`` and how many resting placements it has."""
+        rules = self.rules
+        wells = np.ascontiguousarray(self.layer_wells[chunk])
+        pieces = np.empty(len(wells), dtype=np.int64)
+        counts = np.empty(len(wells), dtype=np.int64)
+        kernel.choose_layer(wells, np.ascontiguousarray(self.layer_nodes[chunk]), rules.width, rules.depth,
+                            rules.mild, rules.repeat_period, self.parent.view(), self.hashes.view(),
+                            self.pieces.view(), self.cells.view(), len(self.parent) + 1, pieces, counts)
+        return pieces, counts
+
     def _keep(self, parents, moves, scores, keys, costs) -> None:
         self.depth += 1
         if len(costs) == 0:
@@ -210,6 +224,9 @@ class BeamSearch:
         layer_wells = np.empty((len(kept), self.rules.depth), dtype=np.int64)
         kernel.build_layer(self.layer_wells, kept_parents, kept_moves, self.rules.width, self.rules.depth,
                            layer_wells)
+        lines = kept_scores - self.layer_scores[kept_parents]
+        kept_cells = self.layer_cells[kept_parents] + 4 - self.rules.width * lines
+        self.cells.extend(kept_cells)
         self.parent.extend(self.layer_nodes[kept_parents])
         self.hashes.extend(well_hashes)
         self.pieces.extend(np.full(len(kept), self.start.pieces + self.depth, dtype=np.int64))
@@ -217,17 +234,20 @@ class BeamSearch:
         self.moves.extend(kept_moves)
         self.layer_wells = layer_wells
         self.layer_scores = np.ascontiguousarray(kept_scores)
+        self.layer_cells = kept_cells
         self.layer_nodes = nodes
         top = int(np.argmax(self.layer_scores))
         if self.layer_scores[top] >= self.best_score:  # ties: the deeper game
             self.best_score = int(self.layer_scores[top])
             self.best_node = int(nodes[top])
 
-    def _append(self, parent: int, well_hash: int, pieces: int, score: int, move: tuple[int, int, int, int]) -> int:
+    def _append(self, parent: int, well_hash: int, pieces: int, score: int, cells: int,
+                move: tuple[int, int, int, int]) -> int:
         self.parent.append(parent)
         self.hashes.append(well_hash)
         self.pieces.append(pieces)
         self.scores.append(score)
+        self.cells.append(cells)
         self.moves.append(move)
         return len(self.parent) - 1
 
@@ -268,8 +288,9 @@ class BeamSearch:
         }
         np.savez(buffer, description=np.frombuffer(json.dumps(description).encode(), dtype=np.uint8),
                  parent=self.parent.view(), hashes=self.hashes.view(), pieces=self.pieces.view(),
-                 scores=self.scores.view(), moves=self.moves.view(), layer_wells=self.layer_wells,
-                 layer_scores=self.layer_scores, layer_nodes=self.layer_nodes)
+                 scores=self.scores.view(), cells=self.cells.view(), moves=self.moves.view(),
+                 layer_wells=self.layer_wells,
+                 layer_scores=self.layer_scores, layer_cells=self.layer_cells, layer_nodes=self.layer_nodes)
         write_bytes_atomic(path, buffer.getvalue())
 
     @classmethod
@@ -283,10 +304,11 @@ class BeamSearch:
             rules = Rules(enemy=description["enemy"])
             line = GAME.parse_sequence(description["line"], source=str(path), format="placements", rules=rules)
             search = cls(line, BeamSettings(**settings))
-            for name in ("parent", "hashes", "pieces", "scores", "moves"):
+            for name in ("parent", "hashes", "pieces", "scores", "cells", "moves"):
                 getattr(search, name).replace(data[name])
             search.layer_wells = data["layer_wells"].copy()
             search.layer_scores = data["layer_scores"].copy()
+            search.layer_cells = data["layer_cells"].copy()
             search.layer_nodes = data["layer_nodes"].copy()
         for key in ("depth", "children", "best_node", "best_score", "finished", "root"):
             setattr(search, key, description[key])
@@ -304,6 +326,10 @@ def finished_replay(line: Line, rules: Rules) -> str:
         played = GAME.replay_keys(keys + "D" * extra, rules)
     keys = (keys + "D" * extra)[: max(played.keys_used, len(keys))]
     return codecs.encode(keys, "base2048")
+
+
+def _cells(well) -> int:
+    return sum(int(row).bit_count() for row in well)
 
 
 class _Growable:

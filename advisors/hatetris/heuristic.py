@@ -20,9 +20,14 @@ from engines.hatetris import GAME, PieceSent, Placement, State
 from engines.hatetris.fast import well_array
 
 TERM_NAMES = ("holes", "enclosed holes", "enclosed-hole lines", "surface depth", "erasable pieces", "score",
-              "stack height")
-#: D&F's final weights (spec 3.4), as costs: lower is better; they had no stack-height term.
-DF_WEIGHTS = (11.2106, 83.7646, 83.7646, -83.7646, -83.7646, -332.2211, 0.0)
+              "stack height", "cells S cannot reach")
+#: D&F's final weights (spec 3.4), as costs: lower is better; they had neither of the last two terms.
+DF_WEIGHTS = (11.2106, 83.7646, 83.7646, -83.7646, -83.7646, -332.2211, 0.0, 0.0)
+#: Kibitz's set for the beam search: D&F's set plus the S-reach term, then a random local search
+#: on the lines two beams from the empty well reach (widths 1,000 + 3,000: 11 + 11 lines with
+#: D&F's set, 21 + 23 with this one; 10,000 wide: 17 and 20).
+BEAM_WEIGHTS = (14.09, 0.0, -42.12, -12.57, -93.48, -332.22, -22.96, 109.73)
+WEIGHT_SETS = {"df": DF_WEIGHTS, "kibitz": BEAM_WEIGHTS}
 DEFAULT_WEIGHTS = DF_WEIGHTS
 GAME_OVER_MARGIN = 10_000.0
 
@@ -46,7 +51,7 @@ class HatetrisCandidate(Candidate):
 def heuristic_terms(well: tuple[int, ...], score: int, width: int = 10) -> tuple[tuple[str, float], ...]:
     """The six terms of a well, named."""
     out = np.empty(kernel.TERM_COUNT, dtype=np.float64)
-    kernel.terms(well_array(well), width, len(well), score, np.empty((512, 3), dtype=np.int64), out)
+    kernel.terms(well_array(well), width, len(well), score, np.empty((512, 3), dtype=np.int64), out, True)
     return tuple(zip(TERM_NAMES, (float(v) for v in out)))
 
 

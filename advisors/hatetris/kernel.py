@@ -5,8 +5,9 @@ Heuristic terms (a cost, lower is better; the value shown to players is its nega
 holes (empty cells under a filled cell of their column), enclosed holes (empty cells with no path
 to the open top), lines holding an enclosed hole, surface height (the deepest row a 1 x 1 probe
 reaches moving left, right and down), erasability (how many of the seven pieces could clear a
-line now, each tried on its own), score, and the stack's height (rows from the floor to the highest
-filled cell; not a D&F term, weight 0 in their set).
+line now, each tried on its own), score, the stack's height (rows from the floor to the highest
+filled cell) and the empty cells below the stack's top that no reachable S position covers
+(Tim's term of spec 3.6: shafts and mazes). The last two are not D&F terms: weight 0 in their set.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from engines.hatetris.kernel import (
     fits,
     lock,
     rating_after,
+    reachable_cells,
     resting_positions,
     top_row,
     well_hash,
@@ -33,11 +35,12 @@ _ROW_MASKS = np.ascontiguousarray(ROW_MASKS)
 _BOXES = np.ascontiguousarray(BOXES)
 
 # Term order of ``terms`` and of the weight vector.
-HOLES, ENCLOSED, ENCLOSED_LINES, SURFACE, ERASABLE, SCORE, STACK = range(7)
-TERM_COUNT = 7
+HOLES, ENCLOSED, ENCLOSED_LINES, SURFACE, ERASABLE, SCORE, STACK, S_UNREACHABLE = range(8)
+TERM_COUNT = 8
 NO_PIECE = -1
 SCORE_MIX = -7046029254386353131  # mixes the score into a child's dedup key
-COST_BLOCK = 64  # children per thread task when costing a layer
+COST_BLOCK = 64
+S_PIECE = 0  # pieces are numbered in the AI's order S Z O I L J T  # children per thread task when costing a layer
 
 
 @kernel
@@ -139,7 +142,7 @@ def can_clear(well, width, depth, piece, positions, minimum):
 
 
 @kernel
-def terms(well, width, depth, score, positions, out):
+def terms(well, width, depth, score, positions, out, with_reach):
     """The heuristic terms of ``well`` into ``out``. Rows above the stack are empty, so every
     scan starts at the stack's top row."""
     full = (1 << width) - 1
@@ -197,6 +200,13 @@ def terms(well, width, depth, score, positions, out):
     out[ERASABLE] = erasable
     out[SCORE] = score
     out[STACK] = depth - top
+    unreachable = 0
+    if with_reach:
+        reached = np.empty(depth, dtype=np.int64)
+        reachable_cells(well, width, depth, S_PIECE, reached)
+        for row in range(max(top, BAR), depth):
+            unreachable += _popcount(~well[row] & full & ~reached[row])
+    out[S_UNREACHABLE] = unreachable
 
 
 @kernel
@@ -210,7 +220,7 @@ def _popcount(value):
 
 @kernel
 def cost(well, width, depth, score, weights, positions, scratch):
-    terms(well, width, depth, score, positions, scratch)
+    terms(well, width, depth, score, positions, scratch, weights[S_UNREACHABLE] != 0)
     total = 0.0
     for index in range(TERM_COUNT):
         total += weights[index] * scratch[index]
@@ -255,30 +265,39 @@ def quiescent_cost(well, width, depth, score, weights, levels, positions, scratc
 
 
 @kernel
-def choose_piece_hashed(well, width, depth, mild, seen_hashes, seen, peaks, loops, positions, future):
+def choose_piece_hashed(well, width, depth, mild, seen_hashes, seen_lines, seen, peaks, loops, positions, future):
     """The enemy AI with its memory given as the hashes of the wells seen (one entry per visit,
-    only those a whole number of repeat periods before the futures); the same choice as the engine's."""
+    only those a whole number of repeat periods before the futures) and, for each, the lines a
+    future must clear to hold as many cells; the same choice as the engine's. Only futures that
+    clear such a number of lines are built and hashed."""
     best = -1
     first_filled = top_row(well, depth)
+    wanted = 0  # bit L: some seen well has the cells of a future that clears L lines
+    if not mild:
+        for entry in range(seen):
+            wanted |= 1 << seen_lines[entry]
     for piece in range(PIECE_COUNT):
         found = resting_positions(well, width, depth, piece, positions)
         peak = -1
         seen_most = 0
         for index in range(found):
-            if mild or seen == 0:
-                rating = rating_after(well, width, depth, piece, positions[index, 0], positions[index, 1],
-                                      positions[index, 2], first_filled)
-                if rating > peak:
-                    peak = rating
-                continue
-            lock(well, width, depth, piece, positions[index, 0], positions[index, 1], positions[index, 2], future)
-            rating = top_row(future, depth)
+            x = positions[index, 0]
+            y = positions[index, 1]
+            o = positions[index, 2]
+            rating = rating_after(well, width, depth, piece, x, y, o, first_filled)
             if rating > peak:
                 peak = rating
+            if wanted == 0:
+                continue
+            lines = _completed_rows(well, width, depth, piece, x, y, o)
+            if not (wanted >> lines) & 1:
+                continue
+            if lock(well, width, depth, piece, x, y, o, future) < 0:
+                continue  # a game-over well was never seen alive
             hashed = well_hash(future, depth)
             count = 0
             for entry in range(seen):
-                if seen_hashes[entry] == hashed:
+                if seen_lines[entry] == lines and seen_hashes[entry] == hashed:
                     count += 1
             if count > seen_most:
                 seen_most = count
@@ -290,36 +309,43 @@ def choose_piece_hashed(well, width, depth, mild, seen_hashes, seen, peaks, loop
 
 
 @kernel
-def ancestors_for_loops(node, pieces_now, period, history_parent, history_hash, history_pieces, out):
-    """Hashes of the wells on the path to ``node`` (itself included) seen a multiple of
-    ``period`` pieces before the next placement's futures; returns how many."""
+def ancestors_for_loops(node, pieces_now, period, width, history_parent, history_hash, history_pieces,
+                        history_cells, hashes_out, lines_out):
+    """The wells on the path to ``node`` (itself included) seen a multiple of ``period`` pieces
+    before the next placement's futures that a future could equal: their hashes, and the lines
+    the future must clear to hold as many cells (0 to 4). Returns how many."""
     count = 0
+    cells_after = history_cells[node] + 4  # a future's cells before its clears
     while node >= 0:
         if (pieces_now + 1 - history_pieces[node]) % period == 0:
-            out[count] = history_hash[node]
-            count += 1
+            surplus = cells_after - history_cells[node]
+            if surplus >= 0 and surplus % width == 0 and surplus // width <= 4:
+                hashes_out[count] = history_hash[node]
+                lines_out[count] = surplus // width
+                count += 1
         node = history_parent[node]
     return count
 
 
 @parallel_kernel
-def choose_layer(wells, nodes, width, depth, mild, period, history_parent, history_hash, history_pieces, max_depth,
-                 pieces_out, counts_out):
+def choose_layer(wells, nodes, width, depth, mild, period, history_parent, history_hash, history_pieces,
+                 history_cells, max_depth, pieces_out, counts_out):
     """Pass 1 of a layer's expansion: the AI's piece for every parent and its number of resting
     placements."""
     for index in numba.prange(wells.shape[0]):
         positions = np.empty((MAX_RESTING, 3), dtype=np.int64)
         future = np.empty(depth, dtype=np.int64)
         seen_hashes = np.empty(max_depth + 1, dtype=np.int64)
+        seen_lines = np.empty(max_depth + 1, dtype=np.int64)
         peaks = np.empty(PIECE_COUNT, dtype=np.int64)
         loops = np.empty(PIECE_COUNT, dtype=np.int64)
         node = nodes[index]
         seen = 0
         if not mild:
-            seen = ancestors_for_loops(node, history_pieces[node], period, history_parent, history_hash,
-                                       history_pieces, seen_hashes)
-        piece = choose_piece_hashed(wells[index], width, depth, mild, seen_hashes, seen, peaks, loops, positions,
-                                    future)
+            seen = ancestors_for_loops(node, history_pieces[node], period, width, history_parent, history_hash,
+                                       history_pieces, history_cells, seen_hashes, seen_lines)
+        piece = choose_piece_hashed(wells[index], width, depth, mild, seen_hashes, seen_lines, seen, peaks, loops,
+                                    positions, future)
         pieces_out[index] = piece
         counts_out[index] = resting_positions(wells[index], width, depth, piece, positions)
 

@@ -57,7 +57,7 @@ class ShortcutsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.table)
         layout.addWidget(buttons)
-        self.resize(520, 640)
+        self.resize(680, 640)
 
     def keyPressEvent(self, event) -> None:  # noqa: N802 (Qt name)
         if event.text() == "?":

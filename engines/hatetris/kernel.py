@@ -478,3 +478,51 @@ def resting_positions(well, width, depth, piece, out):
         if not any_left:
             break
     return found
+
+
+@kernel
+def reachable_cells(well, width, depth, piece, out):
+    """``out[row]`` = the cells of that row some reachable position of ``piece`` (resting or
+    not) covers: the same row-at-a-time search as :func:`resting_positions`, keeping the union
+    of the piece's cells instead of the resting positions. Rows above the spawn's drop stay 0."""
+    fit = np.empty(4, dtype=np.int64)
+    below = np.empty(4, dtype=np.int64)
+    reach = np.zeros(4, dtype=np.int64)
+    full = (1 << width) - 1
+    for row in range(depth):
+        out[row] = 0
+    start = 0
+    while start + 4 < depth and well[start + 4] == 0:
+        start += 1
+    _fit_masks(well, width, depth, piece, start, fit)
+    reach[0] = (np.int64(1) << (spawn_x(width) + X_OFFSET)) & fit[0]
+    for y in range(start, depth):
+        changed = True
+        while changed:
+            changed = False
+            for o in range(4):
+                grown = (reach[o] | (reach[o] << 1) | (reach[o] >> 1) | reach[(o + 3) % 4]) & fit[o]
+                if grown != reach[o]:
+                    reach[o] = grown
+                    changed = True
+        any_left = False
+        for o in range(4):
+            if reach[o] == 0:
+                continue
+            for cy in range(4):
+                mask = _ROW_MASKS[piece, o, cy]
+                if mask == 0 or y + cy >= depth:
+                    continue
+                cells = 0
+                for cx in range(4):
+                    if mask >> cx & 1:
+                        cells |= reach[o] << cx
+                out[y + cy] |= (cells >> X_OFFSET) & full
+        _fit_masks(well, width, depth, piece, y + 1, below)
+        for o in range(4):
+            reach[o] &= below[o]
+            if reach[o]:
+                any_left = True
+            fit[o] = below[o]
+        if not any_left:
+            break

@@ -26,9 +26,19 @@ def test_terms_after_the_first_s_of_the_86_game():
     # S locked at (6,17,0): cells (8,18) (9,18) (7,19) (8,19) (trace_df86 row 0). Column 9 of the
     # bottom row is covered by (9,18): one hole, enclosed (its only neighbours are filled or the
     # wall), on one line. The probe still reaches the bottom row in columns 0-6; no line can clear.
+    # An S covers every other empty cell of rows 18-19 (flat in row 19/18, standing for (18,0)).
     terms = dict(heuristic_terms(well_of({18: "........##", 19: ".......##."}), 0))
     assert terms == {"holes": 1, "enclosed holes": 1, "enclosed-hole lines": 1, "surface depth": 19,
-                     "erasable pieces": 0, "score": 0, "stack height": 2}
+                     "erasable pieces": 0, "score": 0, "stack height": 2, "cells S cannot reach": 1}
+
+
+def test_cells_s_cannot_reach_count_shafts_and_enclosed_cells():
+    # Column 0 is a one-wide shaft three deep (rows 17-19) and (19,3) is enclosed: an S, two
+    # columns wide in every orientation, reaches none of those four cells.
+    terms = dict(heuristic_terms(well_of({17: ".#########", 18: ".#########", 19: ".##.######"}), 0))
+    assert terms["cells S cannot reach"] == 4
+    # A two-wide gap is the foot of a flat S.
+    assert dict(heuristic_terms(well_of({19: "##..######"}), 0))["cells S cannot reach"] == 0
 
 
 def test_erasability_counts_each_piece_on_its_own():
@@ -143,3 +153,24 @@ def test_a_search_from_a_replay_prefix_keeps_the_prefix(reference_data):
     result = BeamSearch(prefix, BeamSettings(width=50)).run()
     assert result.line.moves[:60] == line.moves[:60]
     assert GAME.replay(result.line.start, result.line.moves).score == result.score
+
+
+def test_the_beams_ai_sends_the_recorded_pieces_through_the_loop_rule_decision(reference_data):
+    # The beam keeps only hashes of the path's wells (and their cell counts, to skip futures that
+    # cannot repeat one); from every prefix of the "knewjade loop basis" game it must still send
+    # the recorded next piece, including the one the loop rule decides (S -> Z at score 105).
+    with open(reference_data / "hatetris" / "records_decoded.tsv", encoding="utf-8") as handle:
+        row = next(r for r in csv.DictReader(handle, delimiter="\t") if r["label"] == "knewjade loop basis")
+    game = GAME.replay_keys(row["keys"])
+    sequence = row["piece_sequence"]
+    state = start = GAME.initial_state()
+    decisions = 0
+    for k, move in enumerate(game.placements):
+        search = BeamSearch(Line(start, game.placements[:k]), BeamSettings(width=1))
+        assert "SZOILJT"[int(search.ai_pieces()[0])] == sequence[k], k
+        step = GAME.play(state, move)
+        state = step.state
+        if state.over:
+            break
+        decisions += sum(e.loop_rule_decided for e in step.events if isinstance(e, PieceSent))
+    assert decisions == 1  # the decision was among the prefixes checked

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from engines.hatetris import DEFAULT_RULES, GAME, MILD_RULES, PieceSent, Placement, Rules, notation
+from engines.hatetris.pieces import CELLS as PIECE_CELLS
 from engines.hatetris.pieces import PIECES
 
 MILD_TITLE = "HATETRIS Mild"
@@ -265,3 +266,35 @@ def test_reference_play_agrees_with_play_on_the_first_30_moves(trace):
         assert reference_step.events == fast_step.events, i
         assert reference_step.state.well == _ints(row["well_after"]), i
         fast_state, reference_state = fast_step.state, reference_step.state
+
+
+def test_row_at_a_time_move_generation_agrees_with_the_reference_search(trace):
+    # The numba generator works a row at a time on bit masks; the reference is a plain
+    # breadth-first search over (x, y, o). On the 86 game's wells, for every piece: the same
+    # resting positions, and (below the stack's top) the same cells covered by reachable positions.
+    import numpy as np
+
+    from engines.hatetris import kernel, reference
+
+    positions = np.empty((kernel.MAX_RESTING, 3), dtype=np.int64)
+    covered = np.empty(20, dtype=np.int64)
+    for row in trace[::4]:
+        well = _ints(row["well_before"])
+        array = np.array(well, dtype=np.int64)
+        top = next((y for y, bits in enumerate(well) if bits), 20)
+        for piece in range(7):
+            found = kernel.resting_positions(array, 10, 20, piece, positions)
+            assert {tuple(p) for p in positions[:found].tolist()} == \
+                set(reference.resting_positions(well, DEFAULT_RULES, piece)), (row["i"], piece)
+            start = (DEFAULT_RULES.spawn_x, 0, 0)
+            seen, frontier = {start}, [start]
+            while frontier:
+                frontier = {n for p in frontier for key in "LRDU" for n in [reference.moved(*p, key)]
+                            if n not in seen and reference.fits(well, DEFAULT_RULES, piece, *n)}
+                seen.update(frontier)
+            expected = [0] * 20
+            for x, y, o in seen:
+                for cx, cy in PIECE_CELLS[piece][o]:
+                    expected[y + cy] |= 1 << (x + cx)
+            kernel.reachable_cells(array, 10, 20, piece, covered)
+            assert covered.tolist()[top:] == expected[top:], (row["i"], piece)
