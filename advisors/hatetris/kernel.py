@@ -248,12 +248,25 @@ def quiescent_cost(well, width, depth, score, weights, levels, positions, scratc
     own = np.empty((MAX_RESTING, 3), dtype=np.int64)
     found = resting_positions(well, width, depth, follow, own)
     after = np.empty(depth, dtype=np.int64)
+    followed = np.empty(found, dtype=np.int64)  # hashes of the wells already followed
+    count = 0
     for index in range(found):
         if _completed_rows(well, width, depth, follow, own[index, 0], own[index, 1], own[index, 2]) != 1:
             continue
         lines = lock(well, width, depth, follow, own[index, 0], own[index, 1], own[index, 2], after)
         if lines != 1:
             continue
+        # Two placements can leave the same well (S, Z and I cover the same cells turned half way).
+        hashed = well_hash(after, depth)
+        repeated = False
+        for other in range(count):
+            if followed[other] == hashed:
+                repeated = True
+                break
+        if repeated:
+            continue
+        followed[count] = hashed
+        count += 1
         # Lines still to be earned count half: shift the score term by half a line.
         value = quiescent_cost(after, width, depth, score, weights, levels - 1, positions, scratch)
         value += weights[SCORE] * 0.5
