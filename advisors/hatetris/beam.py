@@ -28,7 +28,7 @@ from engines.hatetris import GAME, Placement, State, codecs
 from engines.hatetris import kernel as rules_kernel
 from engines.hatetris.notation import replay_keys_of
 from engines.hatetris.pieces import PIECES
-from engines.hatetris.state import Rules
+from engines.hatetris.state import Rules, cell_count
 
 CHUNK = 2048  # parents per kernel call: progress and Stop at least this often
 CHECKPOINT_VERSION = 2
@@ -97,11 +97,11 @@ class BeamSearch:
         for link in memory:
             well = np.array(link.well, dtype=np.int64)
             previous = self._append(previous, rules_kernel.well_hash(well, self.rules.depth), link.pieces, 0,
-                                    _cells(link.well), (-1, 0, 0, 0))
+                                    cell_count(link.well), (-1, 0, 0, 0))
         self.root = previous
         self.layer_wells = np.array([self.start.well], dtype=np.int64)
         self.layer_scores = np.array([self.start.score], dtype=np.int64)
-        self.layer_cells = np.array([_cells(self.start.well)], dtype=np.int64)
+        self.layer_cells = np.array([self.start.cells], dtype=np.int64)
         self.layer_nodes = np.array([self.root], dtype=np.int64)
         self.depth = 0
         self.children = 0
@@ -326,10 +326,6 @@ def finished_replay(line: Line, rules: Rules) -> str:
         played = GAME.replay_keys(keys + "D" * extra, rules)
     keys = (keys + "D" * extra)[: max(played.keys_used, len(keys))]
     return codecs.encode(keys, "base2048")
-
-
-def _cells(well) -> int:
-    return sum(int(row).bit_count() for row in well)
 
 
 class _Growable:

@@ -19,9 +19,10 @@ from engines.hatetris.kernel import (
     BAR,
     MAX_RESTING,
     PIECE_COUNT,
-    choose_piece,
+    ai_prefers,
     fits,
     lock,
+    lowest_bit,
     rating_after,
     reachable_cells,
     resting_positions,
@@ -84,15 +85,14 @@ def _drops_straight(well, width, depth, piece, x, y, o, top):
 
 
 @kernel
-def can_clear(well, width, depth, piece, positions, minimum):
+def can_clear(well, width, depth, piece, positions, minimum, top):
     """The most rows one reachable resting placement of ``piece`` completes, or at least
-    ``minimum`` when it has found that many.
+    ``minimum`` when it has found that many (``top``: the well's first filled row).
 
     A clearing placement must fill some row's gap exactly, so the candidates come from the gaps;
     a candidate the piece can drop straight into is reachable. Only when a candidate needs a
     slide or turn under an overhang are all resting positions generated."""
     full = (1 << width) - 1
-    top = top_row(well, depth)
     sure = 0
     unsure = 0
     for row in range(max(top, BAR), depth):
@@ -100,19 +100,14 @@ def can_clear(well, width, depth, piece, positions, minimum):
         size = _popcount(gap)
         if size == 0 or size > 4:
             continue
-        low = 0
-        while not (gap >> low) & 1:
-            low += 1
+        low = lowest_bit(gap)
         for o in range(4):
             y_min = _BOXES[piece, o, 1]
             for cy in range(y_min, y_min + _BOXES[piece, o, 3]):
                 mask = _ROW_MASKS[piece, o, cy]
                 if _popcount(mask) != size:
                     continue
-                mask_low = 0
-                while not (mask >> mask_low) & 1:
-                    mask_low += 1
-                x = low - mask_low
+                x = low - lowest_bit(mask)
                 if (mask << x if x >= 0 else mask >> -x) != gap:
                     continue
                 y = row - cy
@@ -191,7 +186,7 @@ def terms(well, width, depth, score, positions, out, with_reach):
         surface = row
     erasable = 0
     for piece in range(PIECE_COUNT):
-        if can_clear(well, width, depth, piece, positions, 1) > 0:
+        if can_clear(well, width, depth, piece, positions, 1, top) > 0:
             erasable += 1
     out[HOLES] = holes
     out[ENCLOSED] = enclosed
@@ -236,8 +231,9 @@ def quiescent_cost(well, width, depth, score, weights, levels, positions, scratc
     if levels <= 0:
         return best
     follow = -1
+    top = top_row(well, depth)
     for piece in range(PIECE_COUNT):
-        most = can_clear(well, width, depth, piece, positions, 2)
+        most = can_clear(well, width, depth, piece, positions, 2, top)
         if most < 2:
             if most == 0:
                 return best  # the chain's piece clears nothing: the chain ends here
@@ -316,7 +312,7 @@ def choose_piece_hashed(well, width, depth, mild, seen_hashes, seen_lines, seen,
                 seen_most = count
         peaks[piece] = peak
         loops[piece] = seen_most
-        if best < 0 or seen_most < loops[best] or (seen_most == loops[best] and peak < peaks[best]):
+        if best < 0 or ai_prefers(seen_most, peak, loops[best], peaks[best]):
             best = piece
     return best
 

@@ -26,6 +26,7 @@ class BoardView(QWidget):
         super().__init__(parent)
         self.game = game
         self.state: Any = game.initial_state()
+        self._advice_visible = True
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
     def show_position(self, state: Any, events: tuple[Any, ...] = ()) -> None:
@@ -44,6 +45,13 @@ class BoardView(QWidget):
 
     def set_advice_visible(self, visible: bool) -> None:
         """Show or hide the advice marks (the candidates are kept)."""
+        self._advice_visible = bool(visible)
+        self._refresh_hover()  # what hovering previews can depend on the advice
+        self.update()
+
+    @property
+    def advice_visible(self) -> bool:
+        return self._advice_visible
 
     # -- hover -----------------------------------------------------------------------------------
     def _set_hover(self, point: QPoint | None) -> None:

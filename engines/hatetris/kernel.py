@@ -273,9 +273,16 @@ def choose_piece(well, width, depth, mild, table, entry_wells, entry_hashes, ent
                 peak = rating
         peaks[piece] = peak
         loops[piece] = seen_most
-        if best < 0 or seen_most < loops[best] or (seen_most == loops[best] and peak < peaks[best]):
+        if best < 0 or ai_prefers(seen_most, peak, loops[best], peaks[best]):
             best = piece
     return best
+
+
+@kernel
+def ai_prefers(loops, peak, best_loops, best_peak):
+    """Whether the AI sends a piece with these (loops, peak) rather than the best so far, an
+    earlier piece in S Z O I L J T order: fewer times seen first, then the lower peak."""
+    return loops < best_loops or (loops == best_loops and peak < best_peak)
 
 
 @kernel
@@ -432,6 +439,41 @@ def _fit_masks(well, width, depth, piece, y, out):
 
 
 @kernel
+def lowest_bit(value):
+    """The index of the lowest set bit of a non-zero ``value``."""
+    index = 0
+    while not (value >> index) & 1:
+        index += 1
+    return index
+
+
+@kernel
+def _spawn_row(well, width, depth, piece, fit, reach):
+    """Set up the row-at-a-time search: the spawn dropped through the empty rows below it (it
+    reaches the same positions as from the top). Fills ``fit`` and ``reach`` for that row and
+    returns it."""
+    start = 0
+    while start + 4 < depth and well[start + 4] == 0:
+        start += 1
+    _fit_masks(well, width, depth, piece, start, fit)
+    reach[0] = (np.int64(1) << (spawn_x(width) + X_OFFSET)) & fit[0]
+    return start
+
+
+@kernel
+def _close_row(reach, fit):
+    """Grow the reachable (x, o) masks of one row under left, right and rotate."""
+    changed = True
+    while changed:
+        changed = False
+        for o in range(4):
+            grown = (reach[o] | (reach[o] << 1) | (reach[o] >> 1) | reach[(o + 3) % 4]) & fit[o]
+            if grown != reach[o]:
+                reach[o] = grown
+                changed = True
+
+
+@kernel
 def resting_positions(well, width, depth, piece, out):
     """Every position (x, y, o) reachable from spawn where Down is blocked, found a row at a
     time: the reachable (x, o) of a row are bit masks closed under left, right and rotate, and
@@ -441,32 +483,17 @@ def resting_positions(well, width, depth, piece, out):
     fit = np.empty(4, dtype=np.int64)
     below = np.empty(4, dtype=np.int64)
     reach = np.zeros(4, dtype=np.int64)
-    start = 0
-    while start + 4 < depth and well[start + 4] == 0:
-        start += 1
-    _fit_masks(well, width, depth, piece, start, fit)
-    reach[0] = (np.int64(1) << (spawn_x(width) + X_OFFSET)) & fit[0]
+    start = _spawn_row(well, width, depth, piece, fit, reach)
     found = 0
     for y in range(start, depth):
-        # Close the row under left, right and rotate.
-        changed = True
-        while changed:
-            changed = False
-            for o in range(4):
-                grown = (reach[o] | (reach[o] << 1) | (reach[o] >> 1) | reach[(o + 3) % 4]) & fit[o]
-                if grown != reach[o]:
-                    reach[o] = grown
-                    changed = True
+        _close_row(reach, fit)
         _fit_masks(well, width, depth, piece, y + 1, below)
         any_left = False
         for o in range(4):
             resting = reach[o] & ~below[o]
             while resting:
                 low = resting & -resting
-                xi = 0
-                while (low >> xi) != 1:
-                    xi += 1
-                out[found, 0] = xi - X_OFFSET
+                out[found, 0] = lowest_bit(low) - X_OFFSET
                 out[found, 1] = y
                 out[found, 2] = o
                 found += 1
@@ -491,20 +518,9 @@ def reachable_cells(well, width, depth, piece, out):
     full = (1 << width) - 1
     for row in range(depth):
         out[row] = 0
-    start = 0
-    while start + 4 < depth and well[start + 4] == 0:
-        start += 1
-    _fit_masks(well, width, depth, piece, start, fit)
-    reach[0] = (np.int64(1) << (spawn_x(width) + X_OFFSET)) & fit[0]
+    start = _spawn_row(well, width, depth, piece, fit, reach)
     for y in range(start, depth):
-        changed = True
-        while changed:
-            changed = False
-            for o in range(4):
-                grown = (reach[o] | (reach[o] << 1) | (reach[o] >> 1) | reach[(o + 3) % 4]) & fit[o]
-                if grown != reach[o]:
-                    reach[o] = grown
-                    changed = True
+        _close_row(reach, fit)
         any_left = False
         for o in range(4):
             if reach[o] == 0:

@@ -17,7 +17,7 @@ from engines.contract import Line
 from engines.errors import KibitzInputError, NotationError
 from engines.hatetris import codecs, fast, reference
 from engines.hatetris.pieces import PIECE_INDEX
-from engines.hatetris.state import BAR, DEFAULT_RULES, Memory, Placement, Rules, State
+from engines.hatetris.state import BAR, DEFAULT_RULES, Memory, Placement, Rules, State, cell_count
 
 REPLAY_FORMATS = ("base2048", "base65536", "hex", "raw")
 SEQUENCE_FORMATS = REPLAY_FORMATS + ("placements",)
@@ -101,7 +101,7 @@ def parse_board(text: str, source: str | None = None, first_line: int = 1) -> St
 
 def _checked_state(well: tuple[int, ...], score: int, piece: str | None, piece_given: bool, rules: Rules,
                    source: str | None, first_line: int) -> State:
-    cells = sum(row.bit_count() for row in well)
+    cells = cell_count(well)
     if (cells + rules.width * score) % 4:
         raise NotationError(f"{cells} cells with score {score} cannot occur: every piece adds 4 cells and "
                             f"every line removes {rules.width}", source=source, line=first_line)

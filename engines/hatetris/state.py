@@ -147,6 +147,11 @@ def _counts(memory: Memory) -> dict[tuple[int, ...], int]:
     return counts
 
 
+def cell_count(well: tuple[int, ...]) -> int:
+    """The filled cells of a well."""
+    return sum(row.bit_count() for row in well)
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class State:
     """A position between moves: the well, the score, and the piece the AI has sent (None once
@@ -168,7 +173,7 @@ class State:
 
     @property
     def cells(self) -> int:
-        return sum(row.bit_count() for row in self.well)
+        return cell_count(self.well)
 
     @property
     def pieces(self) -> int:

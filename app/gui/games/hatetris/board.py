@@ -94,7 +94,6 @@ class HatetrisBoard(BoardView):
         self._moves: list[Placement] = game.legal_moves(self.state)
         self._candidates: list = []
         self._ranks: dict[frozenset[Cell], int] = {}
-        self._advice_visible = True
         self._previewed: Placement | None = None
         self._hover_cell: Cell | None = None
         self._hover_options: list[Placement] = []
@@ -190,14 +189,8 @@ class HatetrisBoard(BoardView):
             self.update()
 
     def set_advice_visible(self, visible: bool) -> None:
-        self._advice_visible = bool(visible)
-        self._forget_hover()
-        self._refresh_hover()
-        self.update()
-
-    @property
-    def advice_visible(self) -> bool:
-        return self._advice_visible
+        self._forget_hover()  # the hovered cell's placements are ranked by the advice
+        super().set_advice_visible(visible)
 
     @property
     def previewed_placement(self) -> Placement | None:

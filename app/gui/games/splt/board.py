@@ -51,7 +51,6 @@ class SpltBoard(BoardGeometry, BoardView):
         self._fade.valueChanged.connect(lambda _value: self.update())
         self._fade.finished.connect(self._clear_highlights)
         self._candidates: list = []
-        self._advice_visible = True
         self._previewed: Box | None = None  # the candidate the panel points at
         self._split_previews: dict[Move, SplitPreview] = {}
 
@@ -96,14 +95,6 @@ class SpltBoard(BoardGeometry, BoardView):
         if box != self._previewed:
             self._previewed = box
             self.update()
-
-    def set_advice_visible(self, visible: bool) -> None:
-        self._advice_visible = bool(visible)
-        self.update()
-
-    @property
-    def advice_visible(self) -> bool:
-        return self._advice_visible
 
     @property
     def previewed_box(self) -> Box | None:
