@@ -21,13 +21,15 @@ EVERY_MOVE_CHECK_INTERVAL = 5  # play every legal move at every 5th position
 MAX_MOVES = 2000
 
 
-def settle_chance(game, state, rng: np.random.Generator):
-    """Apply seeded chance outcomes until a player is to move (or the game is over)."""
+def settle_chance(game, state, rng: np.random.Generator, played: list):
+    """Apply seeded chance outcomes until a player is to move (or the game is over); each outcome
+    joins ``played``, since a line records chance steps between the moves."""
     while game.is_chance_node(state):
         outcomes = game.chance_outcomes(state)
         weights = np.array([p for _, p in outcomes], dtype=float)
         pick = outcomes[int(rng.choice(len(outcomes), p=weights / weights.sum()))][0]
         state = game.apply_chance(state, pick).state
+        played.append(pick)
     return state
 
 
@@ -54,7 +56,7 @@ def test_random_playouts(game):
     for playout in range(PLAYOUTS):
         start = game.initial_state()
         played = []
-        state = settle_chance(game, start, rng)
+        state = settle_chance(game, start, rng, played)
         for position_number in range(MAX_MOVES):
             legal = game.legal_moves(state)
             if not legal:
@@ -67,7 +69,7 @@ def test_random_playouts(game):
             if reference is not None:
                 assert step == reference, f"playout {playout}, move {len(played) + 1} {game.move_text(move)}"
             played.append(move)
-            state = settle_chance(game, step.state, rng)
+            state = settle_chance(game, step.state, rng, played)
         final = state
         assert game.is_over(final)
         assert game.legal_moves(final) == []
