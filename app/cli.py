@@ -11,7 +11,7 @@ import json
 import sys
 from typing import Any
 
-VERBS = ("replay", "convert", "advise", "search", "bench")
+VERBS = ("replay", "convert", "advise", "play", "search", "bench")
 
 
 def _games() -> dict[str, Any]:
@@ -45,11 +45,23 @@ def _parser() -> argparse.ArgumentParser:
     convert.add_argument("--format", default=None, help="the input file's format (detected when omitted)")
     convert.add_argument("-o", "--output", help="write here (atomically) instead of standard output")
 
-    advise = verbs.add_parser("advise", help="rank the moves at the end of a sequence file")
+    from app import g2048_commands
+
+    advise = verbs.add_parser("advise", help="rank the moves at the end of a sequence file (2048: or of a board)")
     advise.add_argument("game")
-    advise.add_argument("file", help="a sequence file (its end position is ranked)")
+    advise.add_argument("file", help="a sequence file (its end position is ranked); 2048: or a board text "
+                        "such as '2 4 . ./. . . ./. . . ./. . . .'")
     advise.add_argument("--format", default=None, help="the file's format (detected when omitted)")
     advise.add_argument("--json", action="store_true")
+    g2048_commands.add_budget_options(advise)
+
+    play = verbs.add_parser("play", help="play whole games with the advisor and report the scores (2048)")
+    play.add_argument("game")
+    play.add_argument("--games", type=int, default=1, help="how many games (seeds SEED, SEED+1, ...)")
+    play.add_argument("--seed", type=int, default=1, help="the first game's seed")
+    play.add_argument("--max-moves", type=int, default=None, help="stop each game after this many slides")
+    play.add_argument("--json", action="store_true")
+    g2048_commands.add_budget_options(play)
 
     from app import search_command
 
@@ -84,8 +96,8 @@ def main(argv: list[str]) -> int:
         return 2
     from app import search_command
 
-    handlers = {"replay": _replay, "convert": _convert, "advise": _advise, "search": search_command.run,
-                "bench": _bench}
+    handlers = {"replay": _replay, "convert": _convert, "advise": _advise, "play": _play,
+                "search": search_command.run, "bench": _bench}
     return handlers[args.verb](
         games[args.game], args
     )
@@ -180,9 +192,22 @@ def _replay_hatetris(game, args) -> int:
     return 0
 
 
+def _play(game, args) -> int:
+    if game.short_name != "2048":
+        print(f"kibitz: 'play' plays 2048 so far, not {game.title}", file=sys.stderr)
+        return 2
+    from app import g2048_commands
+
+    return g2048_commands.play(game, args)
+
+
 def _advise(game, args) -> int:
     from engines.errors import KibitzInputError
 
+    if game.short_name == "2048":
+        from app import g2048_commands
+
+        return g2048_commands.advise(game, args)
     if game.short_name != "splt":
         print(f"kibitz: no advisor for {game.title} yet", file=sys.stderr)
         return 2

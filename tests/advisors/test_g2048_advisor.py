@@ -1,0 +1,122 @@
+"""The 2048 expectimax: nneonneo's heuristic on hand-worked lines, the compiled search against a
+plain-Python expectimax written from spec 3.2, and the ranking's shape."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from advisors.g2048 import Budget, Expectimax, heuristic
+from advisors.g2048.selfplay import play_game, summary
+from engines.g2048 import GAME, State, reference
+from engines.g2048.fast import pack
+
+
+# Lines of exponents, worked by hand from spec 3.3 (200,000 + 270 empty + 700 merges
+# - 47 min(L, R) with 4th powers - 11 sum of e^3.5).
+@pytest.mark.parametrize("line, expected", [
+    ((0, 0, 0, 0), 200_000 + 270 * 4),
+    # 2 2 . . : 2 empty, one pair (merges 2), L = 1 (1 -> 0), R = 0, sum 2.
+    ((1, 1, 0, 0), 200_000 + 540 + 1400 - 22),
+    # 8 2 4 . : 1 empty, no pair, L = (81 - 1) + 16 = 96, R = 16 - 1 = 15, sum 3^3.5 + 1 + 2^3.5.
+    ((3, 1, 2, 0), 200_000 + 270 - 47 * 15 - 11 * (3 ** 3.5 + 1 + 2 ** 3.5)),
+    # 2 . 2 2 : a run of three across the gap counts 3 merges; L = 1, R = 1.
+    ((1, 0, 1, 1), 200_000 + 270 + 2100 - 47 * 1 - 11 * 3),
+])
+def test_line_heuristic_hand_worked(line, expected):
+    assert heuristic.line_value(line) == pytest.approx(expected)
+    table = heuristic.row_table(heuristic.PUBLISHED.as_array())
+    row = line[0] | line[1] << 4 | line[2] << 8 | line[3] << 12
+    assert table[row] == pytest.approx(expected, rel=1e-6)
+
+
+def _heuristic(exponents) -> float:
+    rows = [tuple(exponents[4 * r:4 * r + 4]) for r in range(4)]
+    columns = [tuple(exponents[4 * r + c] for r in range(4)) for c in range(4)]
+    return sum(heuristic.line_value(line) for line in rows + columns)
+
+
+def _chance(exponents, depth, probability, threshold) -> float:
+    """Spec 3.2 in plain Python, without a transposition table."""
+    if probability < threshold or depth <= 0:
+        return _heuristic(exponents)
+    empty = [cell for cell, e in enumerate(exponents) if e == 0]
+    total = 0.0
+    for cell in empty:
+        for exponent, p in ((1, 0.9), (2, 0.1)):
+            spawned = list(exponents)
+            spawned[cell] = exponent
+            spawned = tuple(spawned)
+            best = 0.0
+            for direction in range(4):
+                after = reference.slide(spawned, direction)[0]
+                if after != spawned:
+                    best = max(best, _chance(after, depth - 1, probability * p / len(empty), threshold))
+            total += p * best
+    return total / len(empty)
+
+
+@pytest.mark.parametrize("rows, depth", [
+    ([[2, 4, 8, 16], [32, 64, 128, 256], [2, 4, 0, 2], [8, 0, 0, 4]], 2),
+    ([[1024, 512, 256, 2], [2, 4, 8, 16], [0, 2, 4, 0], [0, 0, 0, 2]], 2),
+    ([[4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 0]], 3),
+])
+def test_compiled_search_equals_the_plain_expectimax(rows, depth):
+    state = State.from_rows(rows)
+    threshold = 1e-3
+    expected = []
+    for direction in range(4):
+        after = reference.slide(state.exponents, direction)[0]
+        expected.append(None if after == state.exponents else _chance(after, depth, 1.0, threshold))
+    for threads in (1, 2):
+        values = Expectimax(threshold=threshold, threads=threads, keep_table=False).evaluate(
+            state, Budget(depth=depth)).values
+        for got, want in zip(values, expected):
+            if want is None:
+                assert got is None
+            else:
+                assert got == pytest.approx(want, rel=1e-5)
+
+
+def test_rank_lists_all_four_slides_illegal_last():
+    # A full top row with no equal neighbours: only Down moves a tile.
+    state = State.from_rows([[2, 4, 8, 16], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
+    ranked = Expectimax(threads=1).rank(state, Budget(depth=2))
+    assert [c.move.letter for c in ranked][0] == "D"
+    assert [c.legal for c in ranked] == [True, False, False, False]
+    assert {c.move.letter for c in ranked[1:]} == {"U", "R", "L"}
+    assert "moves no tile" in ranked[1].explanation
+    assert ranked[0].loss == 0
+
+
+def test_rank_is_empty_while_a_tile_is_due_and_at_game_over():
+    due = State.from_rows([[2, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4], spawns_due=1)
+    assert Expectimax(threads=1).rank(due) == []
+    over = State.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
+    assert [c.legal for c in Expectimax(threads=1).rank(over, Budget(depth=1))] == [False] * 4
+
+
+def test_time_budget_deepens_within_bounds():
+    state = State.from_rows([[2, 4, 8, 16], [32, 64, 128, 256], [2, 0, 0, 2], [0, 0, 0, 4]])
+    evaluation = Expectimax(threads=1).evaluate(state, Budget(milliseconds=50))
+    assert evaluation.depth >= 2
+    assert evaluation.milliseconds < 400
+
+
+def test_budget_rejects_nonsense():
+    with pytest.raises(ValueError):
+        Budget(depth=0)
+    with pytest.raises(ValueError):
+        Budget(milliseconds=-5)
+
+
+def test_short_seeded_game_is_reproducible_and_sound():
+    first = play_game(11, Expectimax(threads=2), Budget(depth=1), max_moves=300)
+    again = play_game(11, Expectimax(threads=1), Budget(depth=1), max_moves=300)
+    assert first.moves == again.moves == 300
+    assert (first.score, first.max_tile) == (again.score, again.max_tile)
+    # 300 slides merge at least 300 tiles' worth: random play rarely passes 128 by then, the
+    # search keeps the board open and builds 256 or more.
+    assert first.max_tile >= 256
+    totals = summary([first, again])
+    assert totals["games"] == 2 and totals["reached_percent"]["2048"] == 0.0
