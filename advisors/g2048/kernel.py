@@ -3,8 +3,11 @@
 A chance node averages over every empty cell a 2 (p 0.9) and a 4 (p 0.1), each followed by the
 player's best slide; a chance node less likely than ``threshold`` or at the depth limit gets the
 heuristic instead. Chance nodes are remembered in a transposition table (direct-mapped, always
-replace) with the depth still to search; a hit counts when it was searched at least as deep.
-An entry is one 32-byte row (key, depth, value) so a probe touches one cache line; the key is the
+replace) with the depth still to search and the probability it was reached with; a hit counts
+when it was searched at least as deep and from at least as likely a node (a node reached unlikely
+was cut early, and its value must not stand in for a likely one: this matters most when the table
+carries over to the next move, whose top nodes were deep, unlikely nodes of the last search).
+An entry is one 32-byte row (key, depth, value, probability) so a probe touches one cache line; the key is the
 board XOR a salt that changes when a new decision should forget the old entries, so the table is
 never cleared.
 """
@@ -89,7 +92,7 @@ def _table_index(board, shift):
 
 @kernel
 def chance_value(board, depth_left, probability, threshold, left, right, heuristic,
-                 table, table_values, salt, shift, counters):
+                 table, table_values, salt, shift, trust, counters):
     """Expected value of ``board`` before its spawn, ``depth_left`` player moves still to search.
 
     Depth first with an explicit stack of frames (one per chance node on the current path)
@@ -97,7 +100,7 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
     if probability < threshold or depth_left <= 0:
         return board_heuristic(board, heuristic)
     index = _table_index(board, shift)
-    if table[index, 0] == board ^ salt and table[index, 1] >= depth_left:
+    if table[index, 0] == board ^ salt and table[index, 1] >= depth_left and table_values[index, 3] >= probability * trust:
         counters[TABLE_HITS] += 1
         return table_values[index, 2]
     # Per frame: the chance node's board, depth still to search, probability of each spawn cell,
@@ -145,6 +148,7 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
                     table[index, 0] = current ^ salt
                     table[index, 1] = depth[level]
                     table_values[index, 2] = value
+                    table_values[index, 3] = cell_probability[level] * empties[level]
                     if level == 0:
                         return value
                     level -= 1
@@ -169,7 +173,8 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
             value = board_heuristic(after, heuristic)
         else:
             index = _table_index(after, shift)
-            if table[index, 0] == after ^ salt and table[index, 1] >= child_depth:
+            if (table[index, 0] == after ^ salt and table[index, 1] >= child_depth
+                    and table_values[index, 3] >= child_probability * trust):
                 counters[TABLE_HITS] += 1
                 value = table_values[index, 2]
             else:
@@ -188,7 +193,7 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
 
 
 @kernel
-def root_values(board, depth_limit, threshold, left, right, heuristic, table, table_values, salt, shift,
+def root_values(board, depth_limit, threshold, left, right, heuristic, table, table_values, salt, shift, trust,
                 counters):
     """The expected value of each slide (up, right, down, left); -1 for a slide that moves
     nothing. ``depth_limit`` <= 0 means nneonneo's adaptive depth."""
@@ -201,13 +206,13 @@ def root_values(board, depth_limit, threshold, left, right, heuristic, table, ta
         if after != board:
             # A tiny bonus keeps a legal slide above 0, the value of a dead end.
             result[direction] = chance_value(after, depth_limit, 1.0, threshold, left, right, heuristic, table,
-                                             table_values, salt, shift, counters) + 1e-6
+                                             table_values, salt, shift, trust, counters) + 1e-6
     return result
 
 
 @kernel
 def slide_value(board, direction, depth_limit, threshold, left, right, heuristic, table, table_values, salt, shift,
-                counters):
+                trust, counters):
     """The expected value of one slide (see :func:`root_values`); the unit of work the advisor's
     threads share out."""
     after = slide(board, direction, left, right)
@@ -215,4 +220,4 @@ def slide_value(board, direction, depth_limit, threshold, left, right, heuristic
     if after == board:
         return -1.0
     return chance_value(after, depth_limit, 1.0, threshold, left, right, heuristic, table, table_values, salt,
-                        shift, counters) + 1e-6
+                        shift, trust, counters) + 1e-6

@@ -84,17 +84,21 @@ class _Worker:
 class Expectimax:
     """nneonneo-style expectimax. The legal slides of the root are shared out among ``threads``
     workers (the kernel releases the GIL), each with its own transposition table, used for all the
-    slides it searches; with ``keep_table`` the tables also carry over from one move to the next.
+    slides it searches. With ``keep_table`` the tables carry over from one move to the next (hits
+    then need a node at least as likely; measured slower than starting afresh, so off by default).
 
     One decision at a time per instance (a lock guards it)."""
 
     def __init__(self, weights: heuristic.Weights = heuristic.PUBLISHED, threshold: float = PROBABILITY_THRESHOLD,
-                 table_bits: int = 20, keep_table: bool = True, threads: int = 2) -> None:
+                 table_bits: int = 20, keep_table: bool = False, threads: int = 2) -> None:
         if threads < 1:
             raise ValueError("at least one search thread")
         self.weights = weights
         self.threshold = threshold
         self.keep_table = keep_table
+        # Within one decision a hit ignores how likely its node was, as nneonneo's table does;
+        # entries kept from earlier moves must come from nodes at least as likely.
+        self.trust = 1.0 if keep_table else 0.0
         self.threads = threads
         self._heuristic = heuristic.row_table(weights.as_array())
         self._workers = [_Worker(table_bits) for _ in range(threads)]
@@ -121,7 +125,8 @@ class Expectimax:
             for direction in directions[index::self.threads]:
                 result[direction] = kernel.slide_value(
                     board, direction, depth, self.threshold, engine_kernel.LEFT_TABLE, engine_kernel.RIGHT_TABLE,
-                    self._heuristic, worker.table, worker.table_values, self._salt, worker.shift, worker.counters)
+                    self._heuristic, worker.table, worker.table_values, self._salt, worker.shift, self.trust,
+                    worker.counters)
 
         helpers = ([self._pool.submit(work, index) for index in range(1, min(self.threads, len(directions)))]
                    if self._pool is not None else [])
@@ -198,7 +203,8 @@ _shared_lock = threading.Lock()
 
 
 def shared_advisor() -> Expectimax:
-    """One advisor for callers that do not keep their own (its table is 72 MB)."""
+    """One advisor for callers that do not keep their own, such as the window. Its tables start
+    afresh for every position, so a position shows the same values however it was reached."""
     global _shared
     with _shared_lock:
         if _shared is None:
