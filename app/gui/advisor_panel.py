@@ -15,6 +15,7 @@ import collections
 import concurrent.futures
 import dataclasses
 import functools
+import math
 import html
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -138,6 +139,11 @@ class _NoFocusFrameDelegate(QStyledItemDelegate):
     def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex) -> None:  # noqa: N802
         super().initStyleOption(option, index)
         option.state &= ~QStyle.StateFlag.State_HasFocus
+
+
+def _number(value: float) -> str:
+    """A score or loss for the table; a move the rules forbid has none."""
+    return f"{value:.1f}" if math.isfinite(value) else "—"
 
 
 class _RolloutSignals(QObject):
@@ -391,7 +397,7 @@ class AdvisorPanel(QWidget):
         texts, tooltips, colors = [], [], []
         for rank, candidate in enumerate(self._candidates, start=1):
             tip = self._row_tooltip(candidate)
-            row = [str(rank), label(candidate), f"{candidate.score:.1f}", f"{candidate.loss:.1f}"]
+            row = [str(rank), label(candidate), _number(candidate.score), _number(candidate.loss)]
             tips = [tip] * 4
             for column in columns:
                 row.append(column.text(candidate))
@@ -480,6 +486,8 @@ class AdvisorPanel(QWidget):
         noun = ui.move_noun
         if game.is_over(state):
             parts.append(f"game over, no legal {noun}s")
+        elif game.is_chance_node(state):
+            parts.append("chance step due: enter what the game did on the board")
         else:
             legal = len(game.legal_moves(state))
             parts.append(f"{legal} legal {noun}{'' if legal == 1 else 's'}")
@@ -487,7 +495,7 @@ class AdvisorPanel(QWidget):
                 best = self._candidates[0]
                 label = ui.candidate_label(best) if ui.candidate_label else game.move_text(best.move)
                 text = f"best {label}"
-                if len(self._candidates) > 1:
+                if len(self._candidates) > 1 and math.isfinite(self._candidates[1].loss - best.loss):
                     text += f" +{self._candidates[1].loss - best.loss:.1f} over #2"
                 parts.append(text)
         self.summary_label.setText(" · ".join(parts))
@@ -524,6 +532,10 @@ class AdvisorPanel(QWidget):
             pass
         self._rollout_pending = False
         self.rollout_label.setText(text)
+
+    def show_thinking(self) -> None:
+        """Say the advisor is working on the position shown (its candidates follow)."""
+        self.summary_label.setText(f"{self.summary_label.text()} · thinking…")
 
     def rollout_pending(self) -> bool:
         """True while the rollout line is being computed."""

@@ -9,14 +9,17 @@ session, saved atomically a moment after every change and when the window closes
 
 from __future__ import annotations
 
+import collections
+import concurrent.futures
 import datetime
+import functools
 import os
 import tempfile
 import threading
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -59,6 +62,13 @@ ANALYSIS_LAYOUT = "analysis"
 COMPACT_LAYOUT = "compact"
 
 
+RANK_CACHE_SIZE = 512
+
+
+class _RankSignals(QObject):
+    done = Signal(int, object, object)  # token, state, candidates (or the exception raised)
+
+
 class MainWindow(QMainWindow):
     """Kibitz's window (see the module docstring).
 
@@ -88,6 +98,15 @@ class MainWindow(QMainWindow):
         self.ui: GameUi
         self.board: BoardView
         self.candidates: list[Any] = []
+        # Slow advisors (GameUi.rank_off_thread) rank in this worker; answers for positions
+        # already left are dropped, and every answer is remembered for walking back.
+        self._rank_signals = _RankSignals(self)
+        self._rank_signals.done.connect(self._ranked)
+        self._rank_token = 0
+        self._rank_pending = False
+        self._rank_cache: collections.OrderedDict[Any, list[Any]] = collections.OrderedDict()
+        self._rank_pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="kibitz-rank")
+        self.destroyed.connect(functools.partial(self._rank_pool.shutdown, wait=False, cancel_futures=True))
         self._search_analysis: Analysis | None = None
         self._best_node: Node | None = None
         self._search_start_move = 0
@@ -779,11 +798,70 @@ class MainWindow(QMainWindow):
         self.next_variation_action.setEnabled(siblings.index(current) < len(siblings) - 1)
         self.promote_action.setEnabled(not current.is_main_line)
         self.delete_action.setEnabled(current.parent is not None)
-        self.candidates = list(self.ui.rank(state, None)) if self.ui.rank is not None else []
-        self.advisor_panel.show_candidates(state, self.candidates)  # the board gets them too
+        self._rank_token += 1
+        if self.ui.rank is not None and self.ui.rank_off_thread:
+            self._rank_in_background(state)
+        else:
+            self.candidates = list(self.ui.rank(state, None)) if self.ui.rank is not None else []
+            self.advisor_panel.show_candidates(state, self.candidates)  # the board gets them too
         # the editor re-renders and re-checks the whole line (~10 ms for 1,200 moves): after the
         # move has been shown, and once for a burst of moves
         self._sequence_timer.start(SEQUENCE_DELAY_MILLISECONDS)
+
+    def _rank_in_background(self, state: Any) -> None:
+        try:
+            cached = self._rank_cache.get(state)
+        except TypeError:  # an unhashable state: no cache
+            cached = None
+        if cached is not None:
+            self._rank_cache.move_to_end(state)
+            self._rank_pending = False
+            self.candidates = list(cached)
+            self.advisor_panel.show_candidates(state, self.candidates)
+            return
+        self.candidates = []
+        self.advisor_panel.show_candidates(state, [])
+        if self.game.is_over(state) or self.game.is_chance_node(state):
+            self._rank_pending = False
+            return
+        self._rank_pending = True
+        self.advisor_panel.show_thinking()
+        self._rank_pool.submit(self._rank_job, self.ui.rank, state, self._rank_token)
+
+    def _rank_job(self, rank, state: Any, token: int) -> None:
+        """Runs in the rank worker (a plain Python thread, as the rollouts)."""
+        if token != self._rank_token:
+            return  # a position left before its turn came
+        try:
+            result: Any = list(rank(state, None))
+        except Exception as error:  # noqa: BLE001 - reported in the window, never raised in a worker
+            result = error
+        try:
+            self._rank_signals.done.emit(token, state, result)
+        except RuntimeError:  # the window was closed meanwhile
+            pass
+
+    def _ranked(self, token: int, state: Any, result: Any) -> None:
+        if isinstance(result, Exception):
+            if token == self._rank_token:
+                self._rank_pending = False
+                self.statusBar().showMessage(f"The advisor failed: {result}", 10000)
+            return
+        try:
+            self._rank_cache[state] = result
+            while len(self._rank_cache) > RANK_CACHE_SIZE:
+                self._rank_cache.popitem(last=False)
+        except TypeError:
+            pass
+        if token != self._rank_token:
+            return
+        self._rank_pending = False
+        self.candidates = list(result)
+        self.advisor_panel.show_candidates(state, self.candidates)
+
+    def rank_pending(self) -> bool:
+        """True while a slow advisor works on the position shown."""
+        return self._rank_pending
 
     def _show_line_in_editor(self) -> None:
         self.sequence_editor.show_line(self.tree.line(through=True), self.tree.current.move_number)

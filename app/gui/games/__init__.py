@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QWidget
 from app.gui.board_view import BoardView, PlaceholderBoard
 from engines import Game
 
-_UI_MODULES = {"splt": "app.gui.games.splt", "hatetris": "app.gui.games.hatetris"}
+_UI_MODULES = {"splt": "app.gui.games.splt", "hatetris": "app.gui.games.hatetris", "2048": "app.gui.games.g2048"}
 
 
 def describe_generic(game: Game, state: Any) -> str:
@@ -59,7 +59,9 @@ class GameUi:
     - ``make_board_editor(game, state, parent)``: a dialog to set up a position by hand;
     - ``search_jobs``: how to start and resume the game's long search (None: no search);
     - ``board_help``: the board's own keys and mouse gestures, (keys, what they do), for the "?"
-      window.
+      window;
+    - ``rank_off_thread``: the advisor takes long enough (tens of milliseconds or more) that the
+      window runs it in a worker and shows its candidates when they come.
     """
 
     make_board: Callable[[Game, QWidget | None], BoardView] = PlaceholderBoard
@@ -76,6 +78,7 @@ class GameUi:
     make_board_editor: Callable[[Game, Any, QWidget | None], Any] | None = None
     search_jobs: Any = None
     board_help: tuple[tuple[str, str], ...] = ()
+    rank_off_thread: bool = False
 
 
 def ui_for(short_name: str) -> GameUi:
