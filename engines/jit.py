@@ -8,9 +8,79 @@ calls live in one module, because numba's cache does not notice edits in other f
 from __future__ import annotations
 
 import numba
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+from llvmlite import ir
 
 kernel = numba.njit(cache=True, nogil=True)
 
 #: For the few kernels that split a batch over the cores (``numba.prange``); never run two of them
 #: from several threads at once.
 parallel_kernel = numba.njit(cache=True, nogil=True, parallel=True)
+
+
+@intrinsic
+def fetch_add(typingctx, array, index, value):
+    """``array[index] += value`` as one atomic step, returning the old value: threads that share a
+    counter in an int64 array each get a distinct number (used to hand out work items)."""
+    if not (isinstance(array, types.Array) and array.dtype == types.int64):
+        return None
+    signature = types.int64(array, types.intp, types.int64)
+
+    def codegen(context, builder, sig, args):
+        data, position, amount = args
+        array_type = sig.args[0]
+        view = context.make_array(array_type)(context, builder, data)
+        pointer = cgutils.get_item_pointer(context, builder, array_type, view, [position])
+        return builder.atomic_rmw("add", pointer, amount, "seq_cst")
+
+    return signature, codegen
+
+
+@intrinsic
+def float_from_bits(typingctx, bits):
+    """The float64 whose IEEE bits are the uint64 ``bits`` (one load serves as key check and value)."""
+    if bits != types.uint64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.bitcast(args[0], ir.DoubleType())
+
+    return types.float64(types.uint64), codegen
+
+
+@intrinsic
+def bits_from_float(typingctx, value):
+    """The IEEE bits of a float64 as a uint64."""
+    if value != types.float64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.bitcast(args[0], ir.IntType(64))
+
+    return types.uint64(types.float64), codegen
+
+
+@intrinsic
+def prefetch(typingctx, array, index):
+    """Ask the processor to start loading row ``index`` of ``array`` into the cache, so that several
+    memory reads (such as a node's children in a large table) overlap instead of waiting in turn."""
+    if not isinstance(array, types.Array):
+        return None
+
+    def codegen(context, builder, sig, args):
+        data, position = args
+        array_type = sig.args[0]
+        view = context.make_array(array_type)(context, builder, data)
+        indices = [position] + [context.get_constant(types.intp, 0)] * (array_type.ndim - 1)
+        pointer = cgutils.get_item_pointer(context, builder, array_type, view, indices)
+        byte_pointer = ir.IntType(8).as_pointer()
+        word = ir.IntType(32)
+        function = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [byte_pointer, word, word, word]), "llvm.prefetch.p0")
+        # read, keep in all cache levels, data cache
+        builder.call(function, [builder.bitcast(pointer, byte_pointer), word(0), word(3), word(1)])
+        return context.get_dummy_value()
+
+    return types.none(array, types.intp), codegen

@@ -3,21 +3,24 @@
 A chance node averages over every empty cell a 2 (p 0.9) and a 4 (p 0.1), each followed by the
 player's best slide; a chance node less likely than ``threshold`` or at the depth limit gets the
 heuristic instead. Chance nodes are remembered in a transposition table (direct-mapped, always
-replace) with the depth still to search and the probability it was reached with; a hit counts
-when it was searched at least as deep and from at least as likely a node (a node reached unlikely
-was cut early, and its value must not stand in for a likely one: this matters most when the table
-carries over to the next move, whose top nodes were deep, unlikely nodes of the last search).
-An entry is one 32-byte row (key, depth, value, probability) so a probe touches one cache line; the key is the
-board XOR a salt that changes when a new decision should forget the old entries, so the table is
-never cleared.
+replace) with the depth still to search; a hit counts when it was searched at least as deep,
+however likely its node was, as in nneonneo's program. The table starts afresh for every decision.
+
+The search threads share one table and take work items (the chance nodes two moves below the root)
+one at a time from a shared counter, so both cores stay busy to the end and each finds what the
+other stored. Most of the work is at the horizon: :func:`horizon_chance` scores a node whose spawns
+all lie there by re-sliding only the line each spawn changes. An entry is 16 bytes: the
+value with the depth in its lowest 8 bits (2^-44 of the value), and a check word, the key XOR the
+first; an entry torn by two threads writing at once reads as a miss. The key is the board XOR a
+salt drawn for each decision, so the table is never cleared.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from engines.g2048.kernel import empty_count, slide, transpose
-from engines.jit import kernel
+from engines.g2048.kernel import empty_count, transpose
+from engines.jit import bits_from_float, fetch_add, float_from_bits, kernel, prefetch
 
 ROW_MASK = np.uint64(0xFFFF)
 HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
@@ -90,19 +93,159 @@ def _table_index(board, shift):
     return ((board ^ (board >> np.uint64(31))) * HASH_MULTIPLIER) >> shift
 
 
+DEPTH_BITS = np.uint64(0xFF)
+
+
 @kernel
-def chance_value(board, depth_left, probability, threshold, left, right, heuristic,
-                 table, table_values, salt, shift, trust, counters):
+def _probe(table, index, key, depth_left):
+    """(hit, value) of the entry at ``index`` for ``key``: a hit was searched at least
+    ``depth_left`` moves deep. Each word is read once, so a torn entry fails the check instead of
+    mixing two boards."""
+    check = table[index, 0]
+    entry = table[index, 1]
+    if check ^ entry != key or entry & DEPTH_BITS < np.uint64(depth_left):
+        return False, 0.0
+    return True, float_from_bits(entry & ~DEPTH_BITS)
+
+
+@kernel
+def _store(table, index, key, depth_left, value):
+    """The value's lowest 8 bits (2^-44 of it) give way to the depth."""
+    entry = (bits_from_float(value) & ~DEPTH_BITS) | np.uint64(depth_left)
+    table[index, 1] = entry
+    table[index, 0] = key ^ entry
+
+
+@kernel
+def _line_sum(lines, heuristic):
+    """The heuristic of the four 16-bit lines of ``lines``, summed in float64: a few of the table's
+    float32 values add up exactly there, so any order of summing gives the same bits."""
+    return (np.float64(heuristic[lines & ROW_MASK]) + np.float64(heuristic[(lines >> np.uint64(16)) & ROW_MASK])
+            + np.float64(heuristic[(lines >> np.uint64(32)) & ROW_MASK])
+            + np.float64(heuristic[lines >> np.uint64(48)]))
+
+
+@kernel
+def best_leaf(board, left, right, heuristic):
+    """The heuristic of the best slide of ``board`` (0 when nothing moves): the player's move at
+    the search's horizon. Up and down are slid and scored in the transposed board, so each slide
+    is transposed only once."""
+    columns = transpose(board)
+    to_left = np.uint64(0)
+    to_right = np.uint64(0)
+    up = np.uint64(0)
+    down = np.uint64(0)
+    for r in range(4):
+        shift = np.uint64(16 * r)
+        row = (board >> shift) & ROW_MASK
+        column = (columns >> shift) & ROW_MASK
+        to_left |= np.uint64(left[row]) << shift
+        to_right |= np.uint64(right[row]) << shift
+        up |= np.uint64(left[column]) << shift
+        down |= np.uint64(right[column]) << shift
+    best = 0.0
+    if to_left != board:
+        best = max(best, _line_sum(to_left, heuristic) + _line_sum(transpose(to_left), heuristic))
+    if to_right != board:
+        best = max(best, _line_sum(to_right, heuristic) + _line_sum(transpose(to_right), heuristic))
+    if up != columns:
+        best = max(best, _line_sum(up, heuristic) + _line_sum(transpose(up), heuristic))
+    if down != columns:
+        best = max(best, _line_sum(down, heuristic) + _line_sum(transpose(down), heuristic))
+    return best
+
+
+COLUMN_NIBBLES = np.uint64(0x000F000F000F000F)
+
+
+@kernel
+def _spread(line):
+    """A 16-bit line's four nibbles moved to bits 0, 16, 32 and 48: a row written down a column
+    of the transposed board (or a column along a row)."""
+    x = np.uint64(line)
+    return (x | (x << np.uint64(12)) | (x << np.uint64(24)) | (x << np.uint64(36))) & COLUMN_NIBBLES
+
+
+@kernel
+def horizon_chance(board, left, right, heuristic, slid, slid_values):
+    """The expected value of a chance node all of whose spawns lie at the horizon: the average
+    over its spawns of :func:`best_leaf`, to the last bit, found faster.
+
+    A spawn changes one row and one column of ``board``. So each slide of ``board`` is worked out
+    once (slides 0, 1: left, right along the rows; 2, 3: up, down along the columns, as left and
+    right of the transposed board) with its slid lines and their values; a spawn then re-slides
+    only its own line, and patches that line's change into the crossing lines, which are scored
+    afresh. ``slid`` (uint64, 4 x 6) and ``slid_values`` (float64, 4 x 5) are the caller's scratch."""
+    columns = transpose(board)
+    for slide_index in range(4):
+        lines = board if slide_index < 2 else columns
+        table = left if slide_index % 2 == 0 else right
+        result = np.uint64(0)
+        moved = np.uint64(0)
+        total = 0.0
+        for index in range(4):
+            shift = np.uint64(16 * index)
+            line = (lines >> shift) & ROW_MASK
+            after = np.uint64(table[line])
+            slid[slide_index, index] = after
+            value = heuristic[after]
+            slid_values[slide_index, index] = value
+            total += value
+            result |= after << shift
+            if after != line:
+                moved |= np.uint64(1) << np.uint64(index)
+        slid[slide_index, 4] = transpose(result)
+        slid[slide_index, 5] = moved
+        slid_values[slide_index, 4] = total
+    expected = 0.0
+    empties = 0
+    for cell in range(16):
+        if (board >> np.uint64(4 * cell)) & np.uint64(0xF) != 0:
+            continue
+        empties += 1
+        row = cell >> 2
+        column = cell & 3
+        for tile in range(1, 3):
+            best = 0.0
+            for slide_index in range(4):
+                if slide_index < 2:
+                    along, position, lines = row, column, board
+                else:
+                    along, position, lines = column, row, columns
+                table = left if slide_index % 2 == 0 else right
+                line = ((lines >> np.uint64(16 * along)) & ROW_MASK) | np.uint64(tile << (4 * position))
+                after = np.uint64(table[line])
+                others_moved = slid[slide_index, 5] & ~(np.uint64(1) << np.uint64(along))
+                if after == line and others_moved == 0:
+                    continue
+                along_total = slid_values[slide_index, 4] - slid_values[slide_index, along] + np.float64(heuristic[after])
+                crossing = slid[slide_index, 4] ^ (_spread(slid[slide_index, along] ^ after) << np.uint64(4 * along))
+                value = along_total + _line_sum(crossing, heuristic)
+                if value > best:
+                    best = value
+            expected += (0.9 if tile == 1 else 0.1) * best
+    return expected / empties
+
+
+#: directions[level] past the last slide: 4 when the spawned board's best slide is still to be
+#: added to the node's total, SPAWN_DONE when it was added already (a horizon spawn).
+SPAWN_DONE = 5
+
+
+@kernel
+def chance_value(board, depth_left, probability, threshold, left, right, heuristic, table, salt, shift, counters):
     """Expected value of ``board`` before its spawn, ``depth_left`` player moves still to search.
 
     Depth first with an explicit stack of frames (one per chance node on the current path)
-    rather than recursion: numba's calls would pass and reference-count every table each time."""
+    rather than recursion: numba's calls would pass and reference-count every table each time.
+    A spawn whose children lie beyond the horizon (too unlikely, or the last move) is scored at
+    once by :func:`best_leaf`; most spawns are such."""
     if probability < threshold or depth_left <= 0:
         return board_heuristic(board, heuristic)
-    index = _table_index(board, shift)
-    if table[index, 0] == board ^ salt and table[index, 1] >= depth_left and table_values[index, 3] >= probability * trust:
+    hit, value = _probe(table, _table_index(board, shift), board ^ salt, depth_left)
+    if hit:
         counters[TABLE_HITS] += 1
-        return table_values[index, 2]
+        return value
     # Per frame: the chance node's board, depth still to search, probability of each spawn cell,
     # number of empty cells, the running sum, the spawn being tried (cell scan and tile), the best
     # slide value after it and which slide comes next, and the four slides of the spawned board.
@@ -117,6 +260,8 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
     directions = np.zeros(MAX_LEVELS, np.int64)
     slides = np.zeros((MAX_LEVELS, 4), np.uint64)
     spawned = np.zeros(MAX_LEVELS, np.uint64)
+    slid = np.zeros((4, 6), np.uint64)
+    slid_values = np.zeros((4, 5), np.float64)
 
     level = 0
     boards[0] = board
@@ -126,98 +271,146 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
     totals[0] = 0.0
     cells[0] = -1
     spawns[0] = 1
-    directions[0] = 4
+    directions[0] = SPAWN_DONE
     while True:
-        current = boards[level]
-        if directions[level] == 4:
-            # The spawned board is done: add its best slide, then move to the next spawn.
-            if cells[level] >= 0:
-                totals[level] += (0.9 if spawns[level] == 0 else 0.1) * bests[level]
-            if spawns[level] == 0:
-                spawns[level] = 1
-            else:
-                spawns[level] = 0
-                cell = cells[level] + 1
-                while cell < 16 and (current >> np.uint64(4 * cell)) & np.uint64(0xF) != 0:
-                    cell += 1
-                cells[level] = cell
-                if cell == 16:
-                    # Every spawn tried: the node's value goes to its parent.
-                    value = totals[level] / empties[level]
-                    index = _table_index(current, shift)
-                    table[index, 0] = current ^ salt
-                    table[index, 1] = depth[level]
-                    table_values[index, 2] = value
-                    table_values[index, 3] = cell_probability[level] * empties[level]
-                    if level == 0:
-                        return value
-                    level -= 1
-                    if value > bests[level]:
-                        bests[level] = value
-                    continue
-            tile = np.uint64(spawns[level] + 1) << np.uint64(4 * cells[level])
-            spawned[level] = current | tile
-            _all_slides(spawned[level], left, right, slides[level])
-            bests[level] = 0.0
-            directions[level] = 0
-            continue
         direction = directions[level]
-        directions[level] = direction + 1
-        after = slides[level, direction]
-        counters[EVALUATIONS] += 1
-        if after == spawned[level]:
-            continue
-        child_probability = cell_probability[level] * (0.9 if spawns[level] == 0 else 0.1)
-        child_depth = depth[level] - 1
-        if child_probability < threshold or child_depth <= 0:
-            value = board_heuristic(after, heuristic)
-        else:
-            index = _table_index(after, shift)
-            if (table[index, 0] == after ^ salt and table[index, 1] >= child_depth
-                    and table_values[index, 3] >= child_probability * trust):
+        if direction < 4:
+            directions[level] = direction + 1
+            after = slides[level, direction]
+            counters[EVALUATIONS] += 1
+            if after == spawned[level]:
+                continue
+            child_depth = depth[level] - 1
+            hit, value = _probe(table, _table_index(after, shift), after ^ salt, child_depth)
+            if hit:
                 counters[TABLE_HITS] += 1
-                value = table_values[index, 2]
+            elif child_depth <= 1 or cell_probability[level] * (0.9 if spawns[level] == 0 else 0.1) * 0.9 < threshold * empty_count(after):
+                counters[EVALUATIONS] += 8 * empty_count(after)
+                value = horizon_chance(after, left, right, heuristic, slid, slid_values)
+                _store(table, _table_index(after, shift), after ^ salt, child_depth, value)
             else:
                 level += 1
                 boards[level] = after
                 depth[level] = child_depth
                 empties[level] = empty_count(after)
-                cell_probability[level] = child_probability / empties[level]
+                cell_probability[level] = (cell_probability[level - 1] * (0.9 if spawns[level - 1] == 0 else 0.1)
+                                           / empties[level])
                 totals[level] = 0.0
                 cells[level] = -1
                 spawns[level] = 1
-                directions[level] = 4
+                directions[level] = SPAWN_DONE
                 continue
-        if value > bests[level]:
-            bests[level] = value
+            if value > bests[level]:
+                bests[level] = value
+            continue
+        if direction == 4:
+            totals[level] += (0.9 if spawns[level] == 0 else 0.1) * bests[level]
+        # The next spawn: a 4 on the same cell after a 2, else a 2 on the next empty cell.
+        current = boards[level]
+        if spawns[level] == 0:
+            spawns[level] = 1
+        else:
+            spawns[level] = 0
+            cell = cells[level] + 1
+            while cell < 16 and (current >> np.uint64(4 * cell)) & np.uint64(0xF) != 0:
+                cell += 1
+            cells[level] = cell
+            if cell == 16:
+                # Every spawn tried: the node's value goes to its parent.
+                value = totals[level] / empties[level]
+                _store(table, _table_index(current, shift), current ^ salt, depth[level], value)
+                if level == 0:
+                    return value
+                level -= 1
+                if value > bests[level]:
+                    bests[level] = value
+                continue
+        tile_probability = 0.9 if spawns[level] == 0 else 0.1
+        board_after_spawn = current | (np.uint64(spawns[level] + 1) << np.uint64(4 * cells[level]))
+        if depth[level] <= 1 or cell_probability[level] * tile_probability < threshold:
+            counters[EVALUATIONS] += 4
+            totals[level] += tile_probability * best_leaf(board_after_spawn, left, right, heuristic)
+            directions[level] = SPAWN_DONE
+            continue
+        spawned[level] = board_after_spawn
+        _all_slides(board_after_spawn, left, right, slides[level])
+        for direction in range(4):
+            prefetch(table, _table_index(slides[level, direction], shift))
+        bests[level] = 0.0
+        directions[level] = 0
 
 
 @kernel
-def root_values(board, depth_limit, threshold, left, right, heuristic, table, table_values, salt, shift, trust,
-                counters):
-    """The expected value of each slide (up, right, down, left); -1 for a slide that moves
-    nothing. ``depth_limit`` <= 0 means nneonneo's adaptive depth."""
-    if depth_limit <= 0:
-        depth_limit = adaptive_depth(board)
+def root_items(board, left, right, items, item_spawn, spawn_probability, spawn_direction, counters):
+    """The work items of a decision: for every legal slide of ``board``, every spawn after it
+    and every legal reply to that spawn, the board after the reply (a chance node two moves deep).
+    ``item_spawn`` gives each item's spawn, and ``spawn_probability`` and ``spawn_direction`` each
+    spawn's probability (the tile's over the empty cells) and root slide. Items follow the slides,
+    the cells, the 2 before the 4, then the replies: neighbouring items share most of their
+    subtrees, so the table entries they need are still in the cache. Items are small (a few
+    hundred per decision), so the threads run out of work at nearly the same time. Returns the
+    numbers of items and of spawns; the arrays need MAX_ITEMS and MAX_SPAWNS places."""
+    slides = np.zeros(4, np.uint64)
+    replies = np.zeros(4, np.uint64)
+    _all_slides(board, left, right, slides)
+    counters[EVALUATIONS] += 4
+    count = 0
+    spawns = 0
+    for slide_direction in range(4):
+        after = slides[slide_direction]
+        if after == board:
+            continue
+        empties = empty_count(after)
+        for cell in range(16):
+            shift = np.uint64(4 * cell)
+            if (after >> shift) & np.uint64(0xF) != 0:
+                continue
+            for tile in range(1, 3):
+                spawned = after | (np.uint64(tile) << shift)
+                spawn_probability[spawns] = (0.9 if tile == 1 else 0.1) / empties
+                spawn_direction[spawns] = slide_direction
+                _all_slides(spawned, left, right, replies)
+                counters[EVALUATIONS] += 4
+                for reply in range(4):
+                    if replies[reply] != spawned:
+                        items[count] = replies[reply]
+                        item_spawn[count] = spawns
+                        count += 1
+                spawns += 1
+    return count, spawns
+
+
+@kernel
+def item_values(items, item_spawn, spawn_probability, count, depth_left, values, next_item, threshold, left, right,
+                heuristic, table, salt, shift, counters):
+    """Each thread of a decision runs this: it takes item after item from the shared counter
+    ``next_item`` and writes the item's value, searched ``depth_left`` moves deep, into ``values``."""
+    while True:
+        item = fetch_add(next_item, 0, 1)
+        if item >= count:
+            return
+        values[item] = chance_value(items[item], depth_left, spawn_probability[item_spawn[item]], threshold, left,
+                                    right, heuristic, table, salt, shift, counters)
+
+
+@kernel
+def root_values(values, item_spawn, count, spawn_probability, spawn_direction, spawns):
+    """The expected value of each root slide (up, right, down, left) from its items' values: a
+    spawn is worth its best reply (0 when none moves), a slide the spawns' probability-weighted
+    sum. A slide that moves nothing gets -1; a tiny bonus keeps a legal slide above 0, the value
+    of a dead end."""
+    best = np.zeros(spawns)
+    for item in range(count):
+        spawn = item_spawn[item]
+        if values[item] > best[spawn]:
+            best[spawn] = values[item]
     result = np.full(4, -1.0)
+    for spawn in range(spawns):
+        direction = spawn_direction[spawn]
+        if result[direction] < 0.0:
+            result[direction] = 0.0
+        result[direction] += spawn_probability[spawn] * best[spawn]
     for direction in range(4):
-        after = slide(board, direction, left, right)
-        counters[EVALUATIONS] += 1
-        if after != board:
-            # A tiny bonus keeps a legal slide above 0, the value of a dead end.
-            result[direction] = chance_value(after, depth_limit, 1.0, threshold, left, right, heuristic, table,
-                                             table_values, salt, shift, trust, counters) + 1e-6
+        if result[direction] >= 0.0:
+            result[direction] += 1e-6
     return result
-
-
-@kernel
-def slide_value(board, direction, depth_limit, threshold, left, right, heuristic, table, table_values, salt, shift,
-                trust, counters):
-    """The expected value of one slide (see :func:`root_values`); the unit of work the advisor's
-    threads share out."""
-    after = slide(board, direction, left, right)
-    counters[EVALUATIONS] += 1
-    if after == board:
-        return -1.0
-    return chance_value(after, depth_limit, 1.0, threshold, left, right, heuristic, table, table_values, salt,
-                        shift, trust, counters) + 1e-6

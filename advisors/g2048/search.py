@@ -15,9 +15,8 @@ from engines.g2048 import kernel as engine_kernel
 from engines.g2048.fast import NIBBLE_LIMIT, pack
 from engines.g2048.state import DIRECTION_NAMES, Slide, State
 
-#: A chance node less likely than this gets the heuristic. nneonneo cuts at 1e-4; 3e-4 searches
-#: about 2.4 times fewer nodes (measured on five mid- and late-game boards, same best slides), which
-#: with two threads keeps a move near a quarter of nneonneo's time on the same machine.
+#: A chance node less likely than this gets the heuristic. nneonneo cuts at 1e-4; 3e-4 evaluates
+#: about 2.1 times fewer slides (150 positions along a whole game: the same best slide at 137).
 PROBABILITY_THRESHOLD = 3e-4
 NNEONNEO_THRESHOLD = 1e-4
 
@@ -71,77 +70,68 @@ def packed(state: State) -> np.uint64:
     return pack(tuple(min(e, NIBBLE_LIMIT) for e in state.exponents))
 
 
-class _Worker:
-    """One search thread's transposition table and counters."""
-
-    def __init__(self, table_bits: int) -> None:
-        self.table = np.zeros((1 << table_bits, 4), np.uint64)
-        self.table_values = self.table.view(np.float64)
-        self.shift = np.uint64(64 - table_bits)
-        self.counters = np.zeros(2, np.int64)
+#: Spawns of one decision: 4 slides x at most 15 empty cells x 2 tiles; each has up to 4 replies.
+MAX_SPAWNS = 4 * 15 * 2
+MAX_ITEMS = 4 * MAX_SPAWNS
 
 
 class Expectimax:
-    """nneonneo-style expectimax. The legal slides of the root are shared out among ``threads``
-    workers (the kernel releases the GIL), each with its own transposition table, used for all the
-    slides it searches. With ``keep_table`` the tables carry over from one move to the next (hits
-    then need a node at least as likely; measured slower than starting afresh, so off by default).
+    """nneonneo-style expectimax. The chance nodes two moves below the root (slide, spawn, reply)
+    are shared out among ``threads`` workers (the kernel releases the GIL), which take them one at a
+    time and share one transposition table, started afresh for every decision.
 
+    With one thread a decision's values are the same on every run; with more they can differ in
+    the last digits, as the threads' timing decides which of them stores a shared node first.
     One decision at a time per instance (a lock guards it)."""
 
     def __init__(self, weights: heuristic.Weights = heuristic.PUBLISHED, threshold: float = PROBABILITY_THRESHOLD,
-                 table_bits: int = 20, keep_table: bool = False, threads: int = 2) -> None:
+                 table_bits: int = 20, threads: int = 2) -> None:
         if threads < 1:
             raise ValueError("at least one search thread")
         self.weights = weights
         self.threshold = threshold
-        self.keep_table = keep_table
-        # Within one decision a hit ignores how likely its node was, as nneonneo's table does;
-        # entries kept from earlier moves must come from nodes at least as likely.
-        self.trust = 1.0 if keep_table else 0.0
         self.threads = threads
         self._heuristic = heuristic.row_table(weights.as_array())
-        self._workers = [_Worker(table_bits) for _ in range(threads)]
+        self._table = np.zeros((1 << table_bits, 2), np.uint64)
+        self._shift = np.uint64(64 - table_bits)
+        self._counters = [np.zeros(2, np.int64) for _ in range(threads)]
+        self._items = np.zeros(MAX_ITEMS, np.uint64)
+        self._item_spawn = np.zeros(MAX_ITEMS, np.int64)
+        self._values = np.zeros(MAX_ITEMS, np.float64)
+        self._spawn_probability = np.zeros(MAX_SPAWNS, np.float64)
+        self._spawn_direction = np.zeros(MAX_SPAWNS, np.int64)
+        self._next_item = np.zeros(1, np.int64)
         self._pool = ThreadPoolExecutor(threads - 1, thread_name_prefix="expectimax") if threads > 1 else None
         self._salts = np.random.default_rng(2048)
-        self._salt = np.uint64(0)
         self._lock = threading.Lock()
 
-    @property
-    def _counters(self) -> np.ndarray:
-        return sum(worker.counters for worker in self._workers)
-
     def _search(self, board: np.uint64, depth: int) -> np.ndarray:
-        if not self.keep_table or self._salt == 0:
-            self._salt = np.uint64(self._salts.integers(1, 2**63))
-        directions = [d for d in range(4)
-                      if engine_kernel.slide(board, d, engine_kernel.LEFT_TABLE, engine_kernel.RIGHT_TABLE) != board]
-        result = np.full(4, -1.0)
+        salt = np.uint64(self._salts.integers(1, 2**63))
+        count, spawns = kernel.root_items(board, engine_kernel.LEFT_TABLE, engine_kernel.RIGHT_TABLE, self._items,
+                                          self._item_spawn, self._spawn_probability, self._spawn_direction,
+                                          self._counters[0])
+        self._next_item[0] = 0
 
-        # A fixed share per worker (slides i, i + threads, ...) keeps each table's history, and so
-        # the values, the same from run to run.
         def work(index: int) -> None:
-            worker = self._workers[index]
-            for direction in directions[index::self.threads]:
-                result[direction] = kernel.slide_value(
-                    board, direction, depth, self.threshold, engine_kernel.LEFT_TABLE, engine_kernel.RIGHT_TABLE,
-                    self._heuristic, worker.table, worker.table_values, self._salt, worker.shift, self.trust,
-                    worker.counters)
+            kernel.item_values(self._items, self._item_spawn, self._spawn_probability, count, depth - 1, self._values,
+                               self._next_item, self.threshold, engine_kernel.LEFT_TABLE, engine_kernel.RIGHT_TABLE,
+                               self._heuristic, self._table, salt, self._shift, self._counters[index])
 
-        helpers = ([self._pool.submit(work, index) for index in range(1, min(self.threads, len(directions)))]
+        helpers = ([self._pool.submit(work, index) for index in range(1, min(self.threads, count))]
                    if self._pool is not None else [])
         work(0)
         for helper in helpers:
             helper.result()
-        return result
+        return kernel.root_values(self._values, self._item_spawn, count, self._spawn_probability,
+                                  self._spawn_direction, spawns)
 
     def evaluate(self, state: State, budget: Budget = ADAPTIVE) -> Evaluation:
         """Expected values of the four slides of a position where the player moves."""
         with self._lock:
             board = packed(state)
             began = time.perf_counter()
-            for worker in self._workers:
-                worker.counters[:] = 0
+            for counters in self._counters:
+                counters[:] = 0
             if budget.milliseconds is None:
                 depth = budget.depth or int(kernel.adaptive_depth(board))
                 raw = self._search(board, depth)
@@ -149,7 +139,8 @@ class Expectimax:
                 depth, raw = self._deepen(board, budget)
             elapsed = (time.perf_counter() - began) * 1000.0
             values = tuple(None if v < 0 else float(v) for v in raw)
-            return Evaluation(values, depth, int(self._counters[kernel.EVALUATIONS]), elapsed)
+            evaluations = sum(int(counters[kernel.EVALUATIONS]) for counters in self._counters)
+            return Evaluation(values, depth, evaluations, elapsed)
 
     def _deepen(self, board: np.uint64, budget: Budget) -> tuple[int, np.ndarray]:
         limit = budget.depth or kernel.MAX_LEVELS - 2

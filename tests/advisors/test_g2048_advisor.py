@@ -6,9 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from advisors.g2048 import Budget, Expectimax, heuristic
+from advisors.g2048 import Budget, Expectimax, heuristic, kernel
 from advisors.g2048.selfplay import play_game, summary
 from engines.g2048 import GAME, State, reference
+from engines.g2048 import kernel as engine_kernel
 from engines.g2048.fast import pack
 
 
@@ -69,13 +70,91 @@ def test_compiled_search_equals_the_plain_expectimax(rows, depth):
         after = reference.slide(state.exponents, direction)[0]
         expected.append(None if after == state.exponents else _chance(after, depth, 1.0, threshold))
     for threads in (1, 2):
-        values = Expectimax(threshold=threshold, threads=threads, keep_table=False).evaluate(
+        values = Expectimax(threshold=threshold, threads=threads).evaluate(
             state, Budget(depth=depth)).values
         for got, want in zip(values, expected):
             if want is None:
                 assert got is None
             else:
                 assert got == pytest.approx(want, rel=1e-5)
+
+
+@pytest.mark.parametrize("rows", [
+    [[2, 4, 8, 16], [32, 64, 128, 256], [2, 4, 0, 2], [8, 0, 0, 4]],
+    [[1024, 512, 256, 2], [2, 4, 8, 16], [0, 2, 4, 0], [0, 0, 0, 2]],
+    [[0, 0, 0, 2], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]],
+    [[2, 4, 8, 16], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]],   # only Down moves
+    [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]],   # nothing moves: 0
+])
+def test_horizon_spawn_scores_its_best_slide(rows):
+    exponents = State.from_rows(rows).exponents
+    legal = [after for after in (reference.slide(exponents, d)[0] for d in range(4)) if after != exponents]
+    expected = max((_heuristic(after) for after in legal), default=0.0)
+    table = heuristic.row_table(heuristic.PUBLISHED.as_array())
+    got = kernel.best_leaf(pack(exponents), engine_kernel.LEFT_TABLE, engine_kernel.RIGHT_TABLE, table)
+    assert got == pytest.approx(expected, rel=1e-6)
+
+
+@pytest.mark.parametrize("rows", [
+    [[2, 4, 8, 16], [32, 64, 128, 256], [2, 4, 0, 2], [8, 0, 0, 4]],
+    [[1024, 512, 256, 2], [2, 4, 8, 16], [0, 2, 4, 0], [0, 0, 0, 2]],
+    [[0, 0, 0, 2], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]],
+    [[8192, 4096, 2048, 1024], [64, 128, 256, 512], [32, 16, 8, 4], [2, 0, 0, 2]],
+])
+def test_horizon_node_averages_its_spawns_best_slides(rows):
+    exponents = State.from_rows(rows).exponents
+    empty = [cell for cell, e in enumerate(exponents) if e == 0]
+    expected = 0.0
+    for cell in empty:
+        for exponent, p in ((1, 0.9), (2, 0.1)):
+            spawned = list(exponents)
+            spawned[cell] = exponent
+            legal = [a for a in (reference.slide(tuple(spawned), d)[0] for d in range(4)) if a != tuple(spawned)]
+            expected += p * max((_heuristic(a) for a in legal), default=0.0)
+    expected /= len(empty)
+    table = heuristic.row_table(heuristic.PUBLISHED.as_array())
+    left, right = engine_kernel.LEFT_TABLE, engine_kernel.RIGHT_TABLE
+    got = kernel.horizon_chance(pack(exponents), left, right, table, np.zeros((4, 6), np.uint64),
+                                np.zeros((4, 5), np.float64))
+    assert got == pytest.approx(expected, rel=1e-6)  # the row table holds float32
+    # Re-sliding one line gives the very sums the whole board gives, to the last bit.
+    board = pack(exponents)
+    exact = sum(p * kernel.best_leaf(board | np.uint64(e << (4 * cell)), left, right, table)
+                for cell in empty for e, p in ((1, 0.9), (2, 0.1))) / len(empty)
+    assert got == exact
+
+
+def test_table_entries_need_their_key_depth_and_both_words():
+    table = np.zeros((8, 2), np.uint64)
+    first, second = np.uint64(0x1234_5678_9ABC_DEF0), np.uint64(0x0FED_CBA9_8765_4321)
+    kernel._store(table, 3, first, 4, 1_475_605.6)
+    kernel._store(table, 5, second, 2, 900_000.25)
+    hit, value = kernel._probe(table, 3, first, 4)
+    assert hit and value == pytest.approx(1_475_605.6, rel=2.0 ** -40)
+    assert kernel._probe(table, 3, first, 3)[0]          # searched deeper than asked: usable
+    assert not kernel._probe(table, 3, first, 5)[0]      # shallower than asked
+    assert not kernel._probe(table, 3, second, 2)[0]     # another board in that slot
+    # Two threads writing one slot at once can leave one word of each entry: neither reads.
+    table[3, 1] = table[5, 1]
+    assert not kernel._probe(table, 3, first, 4)[0]
+    assert not kernel._probe(table, 3, second, 2)[0]
+
+
+def test_two_threads_search_what_one_thread_does():
+    # A late-game board (max tile 8192, adaptive depth 11): the two threads share one table and
+    # hand out the nodes two moves down, so they search the same tree. A hit may come from a node
+    # the other thread reached by another path, so values agree closely rather than exactly; the
+    # best slide is the same, and between them they evaluate only a few per cent more slides than
+    # one thread alone (3-7 %; with a table each, the threads repeat the nodes both meet: 12 %).
+    state = State.from_rows([[8192, 4096, 2048, 1024], [64, 128, 256, 512], [32, 16, 8, 4], [2, 0, 0, 2]])
+    alone = Expectimax(threads=1).evaluate(state)
+    shared = Expectimax(threads=2).evaluate(state)
+    assert alone.best_direction == shared.best_direction
+    for one, two in zip(alone.values, shared.values):
+        assert (one is None) == (two is None)
+        if one is not None:
+            assert two == pytest.approx(one, rel=1e-3)
+    assert 0.95 * alone.evaluations <= shared.evaluations <= 1.09 * alone.evaluations
 
 
 def test_rank_lists_all_four_slides_illegal_last():

@@ -1,0 +1,48 @@
+"""The numba seam's low-level helpers: the atomic counter threads share work by, and the float
+bit casts the 2048 table packs its entries with."""
+
+from __future__ import annotations
+
+import threading
+
+import numba
+import numpy as np
+
+from engines.jit import bits_from_float, fetch_add, float_from_bits
+
+
+@numba.njit(nogil=True)
+def _claim_all(counter, claims, thread):
+    while True:
+        item = fetch_add(counter, 0, 1)
+        if item >= claims.shape[0]:
+            return
+        claims[item, thread] += 1
+
+
+def test_two_threads_take_every_item_exactly_once():
+    items = 2_000_000
+    counter = np.zeros(1, np.int64)
+    claims = np.zeros((items, 2), np.int64)
+    _claim_all(np.zeros(1, np.int64), np.zeros((1, 2), np.int64), 0)  # compile first
+    threads = [threading.Thread(target=_claim_all, args=(counter, claims, t)) for t in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert (claims.sum(axis=1) == 1).all()
+    # Both threads ran, and the counter ends one past the items for each thread that stopped.
+    assert claims[:, 0].sum() > 0 and claims[:, 1].sum() > 0
+    assert counter[0] == items + 2
+
+
+@numba.njit
+def _round_trip(value):
+    return bits_from_float(value), float_from_bits(bits_from_float(value))
+
+
+def test_float_bit_casts_match_ieee_754():
+    # 1.5 = 0x3FF8000000000000; -2.0 = 0xC000000000000000.
+    assert _round_trip(1.5) == (0x3FF8000000000000, 1.5)
+    assert _round_trip(-2.0) == (0xC000000000000000, -2.0)
+    assert _round_trip(1_475_605.6)[1] == 1_475_605.6
