@@ -38,6 +38,7 @@ def read_position(game, argument: str):
 
 def advise(game, args) -> int:
     from advisors.g2048 import Expectimax
+    from advisors.g2048.search import candidates
     from app.cli import fail
     from engines.errors import KibitzInputError
 
@@ -51,9 +52,8 @@ def advise(game, args) -> int:
     if state.spawns_due:
         return fail("a tile is due to spawn: enter it (e.g. 2@0,3) before asking for a slide", args.json,
                     game.short_name)
-    advisor = Expectimax(threads=args.threads)
-    evaluation = advisor.evaluate(state, budget)
-    candidates = advisor.rank(state, budget)
+    evaluation = Expectimax(threads=args.threads).evaluate(state, budget)
+    ranked = candidates(evaluation)
     if args.json:
         print(json.dumps({
             "game": game.short_name,
@@ -65,16 +65,16 @@ def advise(game, args) -> int:
                 {"move": c.move.name, "letter": c.move.letter, "legal": c.legal,
                  "expected_value": c.score if c.legal else None, "loss": c.loss if c.legal else None,
                  "explanation": c.explanation}
-                for c in candidates
+                for c in ranked
             ],
         }))
         return 0
     print(game.board_text(state))
     print(f"searched {evaluation.depth} moves ahead, {evaluation.evaluations:,} evaluations, "
           f"{evaluation.milliseconds:.0f} ms")
-    if not any(c.legal for c in candidates):
+    if not any(c.legal for c in ranked):
         print("game over: no slide moves a tile")
-    for number, c in enumerate(candidates, start=1):
+    for number, c in enumerate(ranked, start=1):
         if c.legal:
             print(f"{number}. {c.move.name:<5} {c.score:>12,.0f}  {c.explanation}")
         else:

@@ -233,35 +233,36 @@ SPAWN_DONE = 5
 
 
 @kernel
-def chance_value(board, depth_left, probability, threshold, left, right, heuristic, table, salt, shift, counters):
+def new_frames():
+    """Scratch space for :func:`chance_value`, one row per chance node on the current path: the
+    node's board, depth still to search, probability of each spawn cell, number of empty cells,
+    the running sum, the spawn being tried (cell scan and tile), the best slide value after it and
+    which slide comes next, the four slides and the spawned board; and a horizon node's slides.
+    A thread makes it once and reuses it for all its items."""
+    return (np.zeros(MAX_LEVELS, np.uint64), np.zeros(MAX_LEVELS, np.int64), np.zeros(MAX_LEVELS, np.float64),
+            np.zeros(MAX_LEVELS, np.int64), np.zeros(MAX_LEVELS, np.float64), np.zeros(MAX_LEVELS, np.int64),
+            np.zeros(MAX_LEVELS, np.int64), np.zeros(MAX_LEVELS, np.float64), np.zeros(MAX_LEVELS, np.int64),
+            np.zeros((MAX_LEVELS, 4), np.uint64), np.zeros(MAX_LEVELS, np.uint64), np.zeros((4, 6), np.uint64),
+            np.zeros((4, 5), np.float64))
+
+
+@kernel
+def chance_value(board, depth_left, probability, threshold, left, right, heuristic, table, salt, shift, frames,
+                 counters):
     """Expected value of ``board`` before its spawn, ``depth_left`` player moves still to search.
 
     Depth first with an explicit stack of frames (one per chance node on the current path)
     rather than recursion: numba's calls would pass and reference-count every table each time.
     A spawn whose children lie beyond the horizon (too unlikely, or the last move) is scored at
-    once by :func:`best_leaf`; most spawns are such."""
+    once by :func:`best_leaf`; most spawns are such. ``frames`` is scratch from :func:`new_frames`."""
     if probability < threshold or depth_left <= 0:
         return board_heuristic(board, heuristic)
     hit, value = _probe(table, _table_index(board, shift), board ^ salt, depth_left)
     if hit:
         counters[TABLE_HITS] += 1
         return value
-    # Per frame: the chance node's board, depth still to search, probability of each spawn cell,
-    # number of empty cells, the running sum, the spawn being tried (cell scan and tile), the best
-    # slide value after it and which slide comes next, and the four slides of the spawned board.
-    boards = np.zeros(MAX_LEVELS, np.uint64)
-    depth = np.zeros(MAX_LEVELS, np.int64)
-    cell_probability = np.zeros(MAX_LEVELS, np.float64)
-    empties = np.zeros(MAX_LEVELS, np.int64)
-    totals = np.zeros(MAX_LEVELS, np.float64)
-    cells = np.zeros(MAX_LEVELS, np.int64)
-    spawns = np.zeros(MAX_LEVELS, np.int64)
-    bests = np.zeros(MAX_LEVELS, np.float64)
-    directions = np.zeros(MAX_LEVELS, np.int64)
-    slides = np.zeros((MAX_LEVELS, 4), np.uint64)
-    spawned = np.zeros(MAX_LEVELS, np.uint64)
-    slid = np.zeros((4, 6), np.uint64)
-    slid_values = np.zeros((4, 5), np.float64)
+    (boards, depth, cell_probability, empties, totals, cells, spawns, bests, directions, slides, spawned, slid,
+     slid_values) = frames
 
     level = 0
     boards[0] = board
@@ -385,12 +386,13 @@ def item_values(items, item_spawn, spawn_probability, count, depth_left, values,
                 heuristic, table, salt, shift, counters):
     """Each thread of a decision runs this: it takes item after item from the shared counter
     ``next_item`` and writes the item's value, searched ``depth_left`` moves deep, into ``values``."""
+    frames = new_frames()
     while True:
         item = fetch_add(next_item, 0, 1)
         if item >= count:
             return
         values[item] = chance_value(items[item], depth_left, spawn_probability[item_spawn[item]], threshold, left,
-                                    right, heuristic, table, salt, shift, counters)
+                                    right, heuristic, table, salt, shift, frames, counters)
 
 
 @kernel

@@ -165,21 +165,25 @@ class Expectimax:
         """All four slides, best first; slides that move nothing last, marked illegal."""
         if state.spawns_due:
             return []
-        evaluation = self.evaluate(state, budget)
-        legal = [(v, d) for d, v in enumerate(evaluation.values) if v is not None]
-        legal.sort(key=lambda pair: (-pair[0], pair[1]))
-        best = legal[0][0] if legal else 0.0
-        candidates = []
-        for value, direction in legal:
-            candidates.append(G2048Candidate(
-                Slide(direction), value, best - value, _explain(value, best, evaluation.depth),
-                legal=True, depth=evaluation.depth))
-        for direction, value in enumerate(evaluation.values):
-            if value is None:
-                candidates.append(G2048Candidate(
-                    Slide(direction), float("-inf"), float("inf"),
-                    f"sliding {DIRECTION_NAMES[direction]} moves no tile", legal=False, depth=evaluation.depth))
-        return candidates
+        return candidates(self.evaluate(state, budget))
+
+
+def candidates(evaluation: Evaluation) -> list[G2048Candidate]:
+    """An evaluation's four slides as ranked candidates (see :meth:`Expectimax.rank`)."""
+    legal = [(v, d) for d, v in enumerate(evaluation.values) if v is not None]
+    legal.sort(key=lambda pair: (-pair[0], pair[1]))
+    best = legal[0][0] if legal else 0.0
+    ranked = []
+    for value, direction in legal:
+        ranked.append(G2048Candidate(
+            Slide(direction), value, best - value, _explain(value, best, evaluation.depth),
+            legal=True, depth=evaluation.depth))
+    for direction, value in enumerate(evaluation.values):
+        if value is None:
+            ranked.append(G2048Candidate(
+                Slide(direction), float("-inf"), float("inf"),
+                f"sliding {DIRECTION_NAMES[direction]} moves no tile", legal=False, depth=evaluation.depth))
+    return ranked
 
 
 def _explain(value: float, best: float, depth: int) -> str:
@@ -194,8 +198,9 @@ _shared_lock = threading.Lock()
 
 
 def shared_advisor() -> Expectimax:
-    """One advisor for callers that do not keep their own, such as the window. Its tables start
-    afresh for every position, so a position shows the same values however it was reached."""
+    """One advisor for callers that do not keep their own, such as the window. Its table starts
+    afresh for every position, so a position shows the same values however it was reached (to the
+    last digits, which the two threads' timing can change)."""
     global _shared
     with _shared_lock:
         if _shared is None:
