@@ -12,7 +12,7 @@ def add_budget_options(parser) -> None:
                         help="2048: search this many moves ahead (default: nneonneo's adaptive depth)")
     parser.add_argument("--ms", type=float, default=None,
                         help="2048: time budget per move in milliseconds (deepens while it fits)")
-    parser.add_argument("--threads", type=int, default=2, help="2048: search threads (default 2)")
+    parser.add_argument("--threads", type=int, default=2, help="2048, 1010: search threads (default 2)")
 
 
 def _budget(args):
@@ -107,6 +107,7 @@ def play(game, args) -> int:
         print(json.dumps({"game": game.short_name, "games": [r.as_json() for r in records], "summary": total}))
         return 0
     reached = ", ".join(f"{tile}: {share:g}%" for tile, share in total["reached_percent"].items())
-    print(f"{total['games']} games: average {total['average_score']:,.0f}, median {total['median_score']:,.0f}, "
+    games = f"{total['games']} game" + ("s" if total["games"] != 1 else "")
+    print(f"{games}: average {total['average_score']:,.0f}, median {total['median_score']:,.0f}, "
           f"{total['ms_per_move']:.1f} ms/move; reached {reached}")
     return 0

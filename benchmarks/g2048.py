@@ -2,7 +2,8 @@
 
 Plays whole games from a fixed list of seeds (1, 2, 3, ...), one after another, each move searched
 by the expectimax with nneonneo's published heuristic and adaptive depth (probability cut-off
-``--cutoff``, default Kibitz's 3e-4; nneonneo's is 1e-4) on ``--threads`` threads, until ``--minutes`` are spent (at least ``--games`` games are played).
+``--cutoff``, default Kibitz's 3e-4; nneonneo's is 1e-4) on ``--threads`` threads, until
+``--minutes`` are spent and at least ``--games`` games are played.
 Prints each game as it ends and a table: average and median score, the share of games reaching
 2048 ... 65536, and milliseconds per move (wall clock), beside nneonneo's and macroxue's rows.
 
@@ -15,8 +16,8 @@ With ``--log`` every finished game is appended to a JSON-lines file, so a run cu
 games and a later run with the next ``--first-seed`` adds to them; the table covers the whole log.
 The log also keeps every ``--every``-th position of each game (the board before the slide).
 
-``--nneonneo LIBRARY`` times nneonneo's own search on those logged positions, each position
-searched by Kibitz and by nneonneo in turn, so both meet the machine in the same state (a shared
+``--nneonneo LIBRARY`` times nneonneo's own search on those logged positions (``--positions``
+of them, evenly spread, 1000 by default), each position searched by Kibitz and by nneonneo in turn, so both meet the machine in the same state (a shared
 machine's speed drifts by a third over minutes). LIBRARY is the ``bin/2048.so`` that nneonneo's
 repository builds (``./configure && make``); its ``score_toplevel_move(board, move)`` is called for
 the four slides, as its ``find_best_move`` does, on one core. Kibitz is timed twice: as the
@@ -76,11 +77,16 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=50, help="log every N-th position of each game (default 50)")
     parser.add_argument("--nneonneo", type=Path, default=None,
                         help="nneonneo's bin/2048.so: time it and Kibitz on the logged positions")
+    parser.add_argument("--positions", type=int, default=1000,
+                        help="with --nneonneo: at most this many logged positions, evenly spread (default 1000)")
     args = parser.parse_args()
     if args.table is not None:
         records, positions = read_log(args.table)
         print_table(records, f"Kibitz ({len(records)} games)")
         if args.nneonneo is not None:
+            if len(positions) > args.positions > 0:
+                step = len(positions) / args.positions
+                positions = [positions[int(i * step)] for i in range(args.positions)]
             compare_with_nneonneo(args.nneonneo, positions, args.threads, args.cutoff)
         return
 
