@@ -45,23 +45,28 @@ def _parser() -> argparse.ArgumentParser:
     convert.add_argument("--format", default=None, help="the input file's format (detected when omitted)")
     convert.add_argument("-o", "--output", help="write here (atomically) instead of standard output")
 
-    from app import g2048_commands
+    from app import g2048_commands, tenten_commands
 
-    advise = verbs.add_parser("advise", help="rank the moves at the end of a sequence file (2048: or of a board)")
+    advise = verbs.add_parser("advise", help="rank the moves at the end of a sequence file (2048, 1010: or of a "
+                              "board)")
     advise.add_argument("game")
-    advise.add_argument("file", help="a sequence file (its end position is ranked); 2048: or a board text "
+    advise.add_argument("file", help="a sequence file (its end position is ranked); 2048 and 1010: or a board text "
                         "such as '2 4 . ./. . . ./. . . ./. . . .'")
     advise.add_argument("--format", default=None, help="the file's format (detected when omitted)")
     advise.add_argument("--json", action="store_true")
+    advise.add_argument("--limit", type=int, default=10, help="1010!: list this many first placements (default 10)")
     g2048_commands.add_budget_options(advise)
+    tenten_commands.add_options(advise)
 
-    play = verbs.add_parser("play", help="play whole games with the advisor and report the scores (2048)")
+    play = verbs.add_parser("play", help="play whole games with the advisor and report the scores (2048, 1010)")
     play.add_argument("game")
     play.add_argument("--games", type=int, default=1, help="how many games (seeds SEED, SEED+1, ...)")
     play.add_argument("--seed", type=int, default=1, help="the first game's seed")
-    play.add_argument("--max-moves", type=int, default=None, help="stop each game after this many slides")
+    play.add_argument("--max-moves", type=int, default=None, help="2048: stop each game after this many slides")
+    play.add_argument("--rounds-cap", type=int, default=None, help="1010!: stop each game after this many rounds")
     play.add_argument("--json", action="store_true")
     g2048_commands.add_budget_options(play)
+    tenten_commands.add_options(play)
 
     from app import search_command
 
@@ -193,8 +198,12 @@ def _replay_hatetris(game, args) -> int:
 
 
 def _play(game, args) -> int:
+    if game.short_name == "1010":
+        from app import tenten_commands
+
+        return tenten_commands.play(game, args)
     if game.short_name != "2048":
-        print(f"kibitz: 'play' plays 2048 so far, not {game.title}", file=sys.stderr)
+        print(f"kibitz: 'play' plays 2048 and 1010 so far, not {game.title}", file=sys.stderr)
         return 2
     from app import g2048_commands
 
@@ -208,6 +217,10 @@ def _advise(game, args) -> int:
         from app import g2048_commands
 
         return g2048_commands.advise(game, args)
+    if game.short_name == "1010":
+        from app import tenten_commands
+
+        return tenten_commands.advise(game, args)
     if game.short_name != "splt":
         print(f"kibitz: no advisor for {game.title} yet", file=sys.stderr)
         return 2

@@ -84,3 +84,16 @@ def prefetch(typingctx, array, index):
         return context.get_dummy_value()
 
     return types.none(array, types.intp), codegen
+
+
+@intrinsic
+def popcount(typingctx, value):
+    """The number of set bits of a uint64 (as an int64, so sums stay integers), one processor
+    instruction where there is one."""
+    if value != types.uint64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.ctpop(args[0])
+
+    return types.int64(types.uint64), codegen

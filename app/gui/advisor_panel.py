@@ -141,9 +141,9 @@ class _NoFocusFrameDelegate(QStyledItemDelegate):
         option.state &= ~QStyle.StateFlag.State_HasFocus
 
 
-def _number(value: float) -> str:
+def _number(value: float, decimals: int = 1) -> str:
     """A score or loss for the table; a move the rules forbid has none."""
-    return f"{value:.1f}" if math.isfinite(value) else "—"
+    return f"{value:.{decimals}f}" if math.isfinite(value) else "—"
 
 
 class _RolloutSignals(QObject):
@@ -397,7 +397,8 @@ class AdvisorPanel(QWidget):
         texts, tooltips, colors = [], [], []
         for rank, candidate in enumerate(self._candidates, start=1):
             tip = self._row_tooltip(candidate)
-            row = [str(rank), label(candidate), _number(candidate.score), _number(candidate.loss)]
+            row = [str(rank), label(candidate), _number(candidate.score, ui.score_decimals),
+                   _number(candidate.loss, ui.score_decimals)]
             tips = [tip] * 4
             for column in columns:
                 row.append(column.text(candidate))
@@ -566,7 +567,8 @@ class AdvisorPanel(QWidget):
         texts = self._rows.texts[row]
         color = self._rows.colors[row]
         head = (f"<b>#{row + 1} {html.escape(texts[MOVE_COLUMN])}</b> · {html.escape(self.ui.score_header)} "
-                f"{candidate.score:.1f} · loss {candidate.loss:.1f}")
+                f"{_number(candidate.score, self.ui.score_decimals)} · "
+                f"loss {_number(candidate.loss, self.ui.score_decimals)}")
         lines = [head]
         if candidate.explanation:
             lines.append(html.escape(candidate.explanation))

@@ -26,6 +26,7 @@ import re
 
 from engines.contract import Line
 from engines.errors import NotationError
+from engines.move_lines import read_moves, wrapped
 from engines.g2048 import reference
 from engines.g2048.state import CELLS, EMPTY_BOARD, SIZE, State, parse_move
 
@@ -155,8 +156,7 @@ def sequence_text(line: Line, format: str | None = None) -> str:
     parts = []
     if line.start != start():
         parts.append(board_text(line.start))
-    words = [str(move) for move in line.moves]
-    parts.extend(" ".join(words[i:i + 20]) for i in range(0, len(words), 20))
+    parts.extend(wrapped(line.moves, 20))
     return "\n".join(parts) + "\n"
 
 
@@ -172,15 +172,7 @@ def parse_sequence(text: str, source: str | None = None, format: str | None = No
         board_lines = [line for number, line in numbered[:SIZE + 1]]
         begin = parse_board("\n".join(board_lines), source, first_line=first)
         numbered = numbered[SIZE + 1:]
-    moves = []
-    for number, line in numbered:
-        for match in re.finditer(r"\S+", line):
-            try:
-                moves.append(parse_move(match.group()))
-            except NotationError as error:
-                raise error.located(source=source, line=number, column=match.start() + 1,
-                                    move_number=len(moves) + 1) from None
-    return Line(begin, tuple(moves))
+    return Line(begin, read_moves(numbered, parse_move, source))
 
 
 def spawn_outcomes(state: State):

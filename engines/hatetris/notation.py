@@ -15,6 +15,7 @@ import re
 
 from engines.contract import Line
 from engines.errors import KibitzInputError, NotationError
+from engines.move_lines import read_moves
 from engines.hatetris import codecs, fast, reference
 from engines.hatetris.pieces import PIECE_INDEX
 from engines.hatetris.state import BAR, DEFAULT_RULES, Memory, Placement, Rules, State, cell_count
@@ -205,15 +206,7 @@ def _parse_placements(text: str, source: str | None, rules: Rules) -> Line:
         board_lines = lines[first - 1:first + depth]
         begin = parse_board("\n".join(board_lines), source, first_line=first)
         numbered = [(number, line) for number, line in numbered if number > first + depth]
-    moves = []
-    for number, line in numbered:
-        for match in re.finditer(r"\S+", line):
-            try:
-                moves.append(Placement.parse(match.group()))
-            except NotationError as error:
-                raise error.located(source=source, line=number, column=match.start() + 1,
-                                    move_number=len(moves) + 1) from None
-    return Line(begin, tuple(moves))
+    return Line(begin, read_moves(numbered, Placement.parse, source))
 
 
 def _header_depth(header: str) -> int:

@@ -8,7 +8,7 @@ import threading
 import numba
 import numpy as np
 
-from engines.jit import bits_from_float, fetch_add, float_from_bits
+from engines.jit import bits_from_float, fetch_add, float_from_bits, popcount
 
 
 @numba.njit(nogil=True)
@@ -46,3 +46,14 @@ def test_float_bit_casts_match_ieee_754():
     assert _round_trip(1.5) == (0x3FF8000000000000, 1.5)
     assert _round_trip(-2.0) == (0xC000000000000000, -2.0)
     assert _round_trip(1_475_605.6)[1] == 1_475_605.6
+
+
+@numba.njit
+def _popcount(value):
+    return popcount(value)
+
+
+def test_popcount_counts_set_bits():
+    for value in (0, 1, 0b1011, 2**64 - 1, 0x8000000000000001, 0x0123456789ABCDEF):
+        assert _popcount(np.uint64(value)) == bin(value).count("1")
+    assert _popcount(np.uint64(2**64 - 1)) == 64

@@ -16,7 +16,8 @@ from PySide6.QtWidgets import QWidget
 from app.gui.board_view import BoardView, PlaceholderBoard
 from engines import Game
 
-_UI_MODULES = {"splt": "app.gui.games.splt", "hatetris": "app.gui.games.hatetris", "2048": "app.gui.games.g2048"}
+_UI_MODULES = {"splt": "app.gui.games.splt", "hatetris": "app.gui.games.hatetris", "2048": "app.gui.games.g2048",
+               "1010": "app.gui.games.tenten"}
 
 
 def describe_generic(game: Game, state: Any) -> str:
@@ -49,7 +50,8 @@ class GameUi:
     - ``describe(game, state)``: the permanent status line for a position;
     - ``summarize_turn(events)``: a short sentence saying what a turn did ("" if nothing to say);
     - ``rank(state, limit)``: the advisor's candidates, best first (None: no advisor yet);
-      ``advisor_name`` names it and ``score_header`` its scale in the panel;
+      ``advisor_name`` names it, ``score_header`` its scale in the panel and ``score_decimals``
+      the decimals its values and losses are shown with;
       ``candidate_columns`` are the game's extra columns; ``candidate_label(candidate)`` is the
       text of the panel's Move column (default: the move's text), ``candidate_color(candidate)``
       the (r, g, b) colour cue of a row, the same as the board's (None: no cue), and
@@ -70,6 +72,7 @@ class GameUi:
     rank: Callable[[Any, int | None], list[Any]] | None = None
     advisor_name: str = ""
     score_header: str = "Score"
+    score_decimals: int = 1
     candidate_columns: tuple[CandidateColumn, ...] = ()
     candidate_label: Callable[[Any], str] | None = None
     candidate_color: Callable[[Any], tuple[int, int, int] | None] | None = None
