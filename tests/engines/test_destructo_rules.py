@@ -114,3 +114,27 @@ def test_a_lonely_boulder_is_no_move():
         removal(board("gr", "rg"), 0, 0)
     with pytest.raises(ValueError, match="holds no boulder"):
         removal(board("g.", "gg"), 0, 1)
+
+
+def test_board_text_round_trips_every_kind_of_cell():
+    from engines.destructo.notation import board_text, parse_board
+
+    text = "g  g  a  bM\no  X  a  aO\nyT W  Z  q"
+    parsed = parse_board(text)
+    assert parsed[0][3] == Boulder("blue", MULTIPLY) and parsed[1][1] == Boulder(None, EXPLODE)
+    assert parsed[2][0].power == "timer" and parsed[2][3] == Boulder("q")  # an unnamed colour keeps its letter
+    assert parse_board(board_text(parsed)) == parsed
+
+
+@pytest.mark.parametrize("text, message", [
+    ("g g\ng", "line 2: every row has 2 cells"),
+    ("g g\ng gQ", "line 2, column 3: token 'gQ': after the colour comes a power-up letter"),
+    ("g G", "line 1, column 3: token 'G': a cell is a colour letter"),
+    ("g g\n. g", "line 2, column 1: column 1 has a boulder over an empty cell"),
+])
+def test_board_errors_name_the_place(text, message):
+    from engines.destructo.notation import parse_board
+    from engines.errors import NotationError
+
+    with pytest.raises(NotationError, match=message):
+        parse_board(text)
