@@ -1,0 +1,100 @@
+"""Destruct-o-Match values: the moves, the chance outcomes and the game state (spec 1).
+
+A game is ten levels. Each level starts with a board the game deals (a chance step: dealt by
+:func:`engines.destructo.levels.deal_level` or entered from the real game); the player clicks
+groups until none is left, the end bonus is added and the next level's board is due. A Fill
+boulder, when its group goes, adds a boulder on top of every column with room (a chance step);
+a banked Shuffle, when used, re-colours every boulder (a chance step). A banked Undo is kept (at
+most one) but not yet playable.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from engines.destructo.rules import Board, Boulder
+from engines.errors import NotationError
+
+LEVELS = 10
+#: What chance step is due (State.due).
+LEVEL_DUE, FILL_DUE, SHUFFLE_DUE = "level", "fill", "shuffle"
+
+
+@dataclasses.dataclass(frozen=True, slots=True, order=True)
+class Click:
+    """A player's move: destroy the group (or fire the Explode) at (row, column). Written ``3,7``."""
+
+    row: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.row},{self.column}"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class UseShuffle:
+    """Spend the banked Shuffle: every boulder is re-coloured (the chance step that follows)."""
+
+    def __str__(self) -> str:
+        return "shuffle"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class NewBoard:
+    """A chance outcome: the whole board after a level's deal or a Shuffle."""
+
+    board: Board
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class FillRow:
+    """A chance outcome: the boulder a Fill drops on each column (None where a column is full)."""
+
+    boulders: tuple[Boulder | None, ...]
+
+
+_CLICK = re.compile(r"(\d+),(\d+)")
+
+
+def parse_move(text: str) -> Click | UseShuffle:
+    token = text.strip()
+    if token.lower() == "shuffle":
+        return UseShuffle()
+    match = _CLICK.fullmatch(token)
+    if match is None:
+        raise NotationError("expected a click such as 3,7 (row,column from the top-left) or 'shuffle'", token=token)
+    return Click(int(match.group(1)), int(match.group(2)))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class State:
+    """A position: the board (empty while a level's board is due), the level (1..10), the score,
+    the banked Shuffle and Undo (0 or 1 each), which chance step is due (None: the player's
+    turn), and whether the tenth level is over."""
+
+    board: Board = ()
+    level: int = 1
+    score: int = 0
+    shuffles: int = 0
+    undos: int = 0
+    due: str | None = LEVEL_DUE
+    finished: bool = False
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.level <= LEVELS:
+            raise ValueError(f"a level is 1..{LEVELS}, not {self.level}")
+        if self.due not in (None, LEVEL_DUE, FILL_DUE, SHUFFLE_DUE):
+            raise ValueError(f"unknown chance step {self.due!r}")
+        if not (0 <= self.shuffles <= 1 and 0 <= self.undos <= 1):
+            raise ValueError("at most one Shuffle and one Undo are banked")
+        if self.board and len({len(row) for row in self.board}) != 1:
+            raise ValueError("every row of a board has the same number of cells")
+
+    @property
+    def rows(self) -> int:
+        return len(self.board)
+
+    @property
+    def columns(self) -> int:
+        return len(self.board[0]) if self.board else 0

@@ -1,0 +1,93 @@
+"""Destruct-o-Match turns: levels, the end bonus, banked items, Fill and Shuffle chance steps
+(spec 1.2-1.5), on hand-worked boards."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from engines.destructo import levels
+from engines.destructo.notation import parse_board
+from engines.destructo.reference import Banked, GameOver, LevelCleared, Removed, apply_chance, play
+from engines.destructo.rules import Boulder, groups
+from engines.destructo.state import FILL_DUE, LEVEL_DUE, SHUFFLE_DUE, Click, FillRow, NewBoard, State, UseShuffle
+from engines.errors import IllegalMoveError
+
+
+def started(text: str, **fields) -> State:
+    return apply_chance(dataclasses.replace(State(), **fields), NewBoard(parse_board(text))).state
+
+
+def test_a_level_ends_with_its_bonus_and_the_next_board_is_due():
+    state = started("g a\ng a")
+    step = play(state, Click(0, 0))
+    assert step.events[0] == Removed(frozenset({(0, 0), (1, 0)}), 2)
+    after = play(step.state, Click(1, 1))
+    assert after.events[-1] == LevelCleared(1, 0, 100)
+    assert after.state.level == 2 and after.state.due == LEVEL_DUE and after.state.score == 2 + 2 + 100
+
+
+def test_leftovers_cut_the_bonus_and_the_tenth_level_ends_the_game():
+    state = started("g a b\ng o y", level=10, score=2000)
+    step = play(state, Click(1, 0))
+    assert step.events[1:] == (LevelCleared(10, 4, 60), GameOver(2000 + 2 + 60))
+    assert step.state.finished
+    with pytest.raises(IllegalMoveError, match="game is over"):
+        play(step.state, Click(0, 0))
+
+
+def test_shuffle_and_undo_are_banked_at_most_once():
+    state = started("gS gU a\na b a", shuffles=1)
+    step = play(state, Click(0, 0))
+    assert Banked("shuffle") in step.events and Banked("undo") in step.events
+    assert (step.state.shuffles, step.state.undos) == (1, 1)
+    used = play(step.state, UseShuffle())
+    assert used.state.due == SHUFFLE_DUE and used.state.shuffles == 0
+    with pytest.raises(IllegalMoveError, match="chance step is due"):
+        play(used.state, Click(1, 0))
+    reshuffled = parse_board(". . a\na a a")
+    done = apply_chance(used.state, NewBoard(reshuffled))
+    assert done.state.board == reshuffled and done.state.due is None
+    with pytest.raises(IllegalMoveError, match="shape and the power-ups stay"):
+        apply_chance(used.state, NewBoard(parse_board("a a a\na a a")))
+
+
+def test_a_fill_drops_one_boulder_on_each_column_with_room():
+    state = started("gF g a\nb a a")
+    step = play(state, Click(0, 1))
+    assert step.state.due == FILL_DUE
+    row = (Boulder("blue"), Boulder("grey"), None)
+    filled = apply_chance(step.state, FillRow(row)).state
+    assert filled.board == parse_board("b a a\nb a a")
+    with pytest.raises(IllegalMoveError, match="exactly where a column has room"):
+        apply_chance(step.state, FillRow((Boulder("blue"), None, None)))
+
+
+def test_a_lonely_click_says_why():
+    with pytest.raises(IllegalMoveError, match="no neighbour of its colour"):
+        play(started("g a g\na g g"), Click(0, 0))
+
+
+def test_dealt_levels_have_the_tables_sizes_palettes_and_power_ups():
+    rng = np.random.default_rng(7)
+    counts = []
+    for level in range(1, 11):
+        board = levels.deal_level(level, rng)
+        spec = levels.LEVEL_TABLE[level - 1]
+        assert (len(board), len(board[0])) == (spec.rows, spec.columns)
+        assert {cell.colour for row in board for cell in row if cell.colour} <= set(spec.palette)
+        counts.append(sum(cell.power is not None for row in board for cell in row))
+        assert groups(board)
+    assert levels.LEVEL_TABLE[0].rows == 12 and levels.LEVEL_TABLE[0].columns == 14
+    assert levels.LEVEL_TABLE[9].rows == 16 and levels.LEVEL_TABLE[9].columns == 18 and levels.LEVEL_TABLE[9].colours == 9
+    assert max(counts) <= 3
+    many = [sum(c.power is not None for row in levels.deal_level(1, rng) for c in row) for _ in range(400)]
+    assert abs(np.mean(many) - (0.2 + 0.7 + 1.2)) < 0.15  # spec 1.4: 0/1/2/3 at 5/20/35/40 %
+
+
+def test_a_dealt_board_without_a_group_ends_its_level_at_once():
+    step = apply_chance(State(), NewBoard(parse_board("g a\na g")))
+    assert step.events == (LevelCleared(1, 4, 60),)
+    assert step.state.level == 2 and step.state.due == LEVEL_DUE and step.state.score == 60
