@@ -11,7 +11,7 @@ import importlib
 from engines.contract import Event, Game, Line, Step, check_unique_names
 from engines.errors import IllegalMoveError, KibitzInputError, Location, NotationError
 
-_GAME_MODULES = ("engines.splt", "engines.hatetris", "engines.g2048", "engines.tenten")
+_GAME_MODULES = ("engines.splt", "engines.hatetris", "engines.g2048", "engines.tenten", "engines.destructo")
 
 
 

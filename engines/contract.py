@@ -93,6 +93,17 @@ class Game(abc.ABC):
     def apply_chance(self, state: State, outcome: Any) -> Step:
         raise IllegalMoveError(f"{self.title} has no chance steps")
 
+    def sample_chance(self, state: State, rng: Any) -> Any:
+        """One outcome of the pending chance step drawn with its probability from the seeded
+        ``numpy.random.Generator`` ``rng``. A game whose outcomes are too many to list (a whole
+        new board) overrides this and draws one directly."""
+        outcomes = self.chance_outcomes(state)
+        if not outcomes:
+            raise IllegalMoveError("no chance step is due")
+        weights = [probability for _, probability in outcomes]
+        total = sum(weights)
+        return outcomes[int(rng.choice(len(outcomes), p=[w / total for w in weights]))][0]
+
     # -- notation -------------------------------------------------------------------------------
     @abc.abstractmethod
     def move_text(self, move: Move) -> str:

@@ -85,3 +85,86 @@ def parse_board(text: str, source: str | None = None, first_line: int = 1) -> Bo
                 raise NotationError(f"column {c + 1} has a boulder over an empty cell: boulders fall", source=source,
                                     line=numbers[r], column=c + 1)
     return tuple(rows)
+
+
+# -- positions, moves and sequences -----------------------------------------------------------------
+def state_text(state) -> str:
+    """``level 3 · score 1234 · shuffle 1 · undo 0`` (plus ``· due level`` / ``fill`` /
+    ``shuffle``, or ``· over``), then the board's rows (none while a level's board is due)."""
+    header = [f"level {state.level}", f"score {state.score}", f"shuffle {state.shuffles}", f"undo {state.undos}"]
+    if state.finished:
+        header.append("over")
+    elif state.due is not None:
+        header.append(f"due {state.due}")
+    lines = [" · ".join(header)]
+    if state.board:
+        lines.append(board_text(state.board))
+    return "\n".join(lines)
+
+
+_HEADER_PART = re.compile(r"level (\d+)|score (\d+)|shuffle ([01])|undo ([01])|due (level|fill|shuffle)|over")
+
+
+def parse_state(text: str, source: str | None = None, first_line: int = 1):
+    """A position's text (see :func:`state_text`); a text of rows alone is a level-1 board in play."""
+    from engines.destructo.state import State
+
+    lines = [(number, line) for number, line in enumerate(text.splitlines(), start=first_line) if line.strip()]
+    if not lines:
+        raise NotationError("empty position", source=source, line=first_line)
+    fields = {"level": 1, "score": 0, "shuffles": 0, "undos": 0, "due": None, "finished": False}
+    if lines[0][1].lstrip().startswith("level"):
+        number, header = lines.pop(0)
+        for part in (p.strip() for p in re.split(r"·|\|", header)):
+            match = _HEADER_PART.fullmatch(part)
+            if match is None:
+                raise NotationError("expected level N, score N, shuffle 0/1, undo 0/1, due level/fill/shuffle or "
+                                    "over in the header", source=source, line=number, token=part)
+            level, score, shuffles, undos, due = match.groups()
+            if level is not None:
+                fields["level"] = int(level)
+            elif score is not None:
+                fields["score"] = int(score)
+            elif shuffles is not None:
+                fields["shuffles"] = int(shuffles)
+            elif undos is not None:
+                fields["undos"] = int(undos)
+            elif due is not None:
+                fields["due"] = due
+            else:
+                fields["finished"] = True
+    board = parse_board("\n".join(line for _, line in lines), source, lines[0][0]) if lines else ()
+    if not board and fields["due"] is None and not fields["finished"]:
+        raise NotationError("a position in play has a board (or says 'due level')", source=source, line=first_line)
+    try:
+        return State(board, **fields)
+    except ValueError as error:
+        raise NotationError(str(error), source=source, line=first_line) from None
+
+
+def move_text(move) -> str:
+    """Clicks ``3,7`` and ``shuffle``; chance outcomes as one token: ``board:g,a,b/o,X,a`` (rows
+    separated by ``/``) and ``fill:b,a,.`` (a column without room gets ``.``)."""
+    from engines.destructo.state import FillRow, NewBoard
+
+    if isinstance(move, NewBoard):
+        return "board:" + "/".join(",".join(cell_token(cell) for cell in row) for row in move.board)
+    if isinstance(move, FillRow):
+        return "fill:" + ",".join(cell_token(cell) for cell in move.boulders)
+    return str(move)
+
+
+def parse_move(text: str):
+    from engines.destructo.state import FillRow, NewBoard
+    from engines.destructo.state import parse_move as parse_click
+
+    token = text.strip()
+    if token.startswith("board:"):
+        rows = [row.split(",") for row in token[6:].split("/")]
+        if not rows or len({len(row) for row in rows}) != 1:
+            raise NotationError("a board outcome is rows of equal length: board:g,a/b,o", token=token)
+        board = tuple(tuple(parse_cell(cell) for cell in row) for row in rows)
+        return NewBoard(board)
+    if token.startswith("fill:"):
+        return FillRow(tuple(parse_cell(cell) for cell in token[5:].split(",")))
+    return parse_click(token)

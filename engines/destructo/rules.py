@@ -88,16 +88,32 @@ def group_at(board: Board, row: int, column: int) -> frozenset[Cell]:
 
 
 def groups(board: Board) -> list[frozenset[Cell]]:
-    """Every group of two or more boulders, each once, in reading order of its first cell. A
-    Wild may belong to several (one per colour around it)."""
-    found: dict[frozenset[Cell], None] = {}
+    """Every group of two or more boulders, each once, in reading order of its first coloured
+    cell. A Wild may belong to several (one per colour around it)."""
+    found: list[frozenset[Cell]] = []
+    taken: set[Cell] = set()  # coloured cells already in a group of their colour
     for r, row in enumerate(board):
         for c, boulder in enumerate(row):
-            if boulder is not None and boulder.colour is not None:
-                group = group_at(board, r, c)
-                if len(group) >= 2:
-                    found.setdefault(group, None)
-    return list(found)
+            if boulder is None or boulder.colour is None or (r, c) in taken:
+                continue
+            group = group_at(board, r, c)
+            taken.update(cell for cell in group if board[cell[0]][cell[1]].colour == boulder.colour)
+            if len(group) >= 2:
+                found.append(group)
+    return found
+
+
+def has_group(board: Board) -> bool:
+    """Whether some coloured boulder touches one of its colour or a Wild (no flood fill needed)."""
+    for r, row in enumerate(board):
+        for c, boulder in enumerate(row):
+            if boulder is None or boulder.colour is None:
+                continue
+            for nr, nc in _neighbours(board, r, c):
+                other = board[nr][nc]
+                if other is not None and (other.colour == boulder.colour or other.matches_any):
+                    return True
+    return False
 
 
 def explode_cells(board: Board, row: int, column: int) -> frozenset[Cell]:
@@ -152,4 +168,4 @@ def level_over(board: Board) -> bool:
     """No group of two and no Explode left."""
     if any(cell is not None and cell.power == EXPLODE for row in board for cell in row):
         return False
-    return not groups(board)
+    return not has_group(board)

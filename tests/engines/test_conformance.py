@@ -25,9 +25,7 @@ def settle_chance(game, state, rng: np.random.Generator, played: list):
     """Apply seeded chance outcomes until a player is to move (or the game is over); each outcome
     joins ``played``, since a line records chance steps between the moves."""
     while game.is_chance_node(state):
-        outcomes = game.chance_outcomes(state)
-        weights = np.array([p for _, p in outcomes], dtype=float)
-        pick = outcomes[int(rng.choice(len(outcomes), p=weights / weights.sum()))][0]
+        pick = game.sample_chance(state, rng)
         state = game.apply_chance(state, pick).state
         played.append(pick)
     return state
@@ -53,7 +51,8 @@ def test_initial_state_is_a_value(game):
 def test_random_playouts(game):
     rng = np.random.default_rng(20261122)
     positions = 0
-    for playout in range(PLAYOUTS):
+    playouts = getattr(game, "conformance_playouts", PLAYOUTS)
+    for playout in range(playouts):
         start = game.initial_state()
         played = []
         state = settle_chance(game, start, rng, played)
@@ -75,7 +74,7 @@ def test_random_playouts(game):
         assert game.legal_moves(final) == []
         assert game.replay(start, played) == final
         _check_sequence_round_trip(game, Line(start, tuple(played)), final)
-    assert positions > PLAYOUTS * 5
+    assert positions > playouts * 5
 
 
 def _check_position(game, state, every_move: bool) -> None:
