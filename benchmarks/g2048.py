@@ -114,7 +114,6 @@ def main() -> None:
         print(f"seed {seed:>3}: score {record.score:>9,}  max {record.max_tile:>6}  {record.moves:>6} moves  "
               f"{record.ms_per_move:6.2f} ms/move  {(time.perf_counter() - game_began) / 60:5.1f} min", flush=True)
         seed += 1
-    total = summary(records)
     elapsed = (time.perf_counter() - began) / 60
     print(f"\n{len(records)} games in {elapsed:.1f} min\n")
     if args.log is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engines.destructo.kernel import COLOUR_BITS, EXPLODE, POWER_SHIFT, click_mask, fall, flood
+from engines.destructo.kernel import COLOUR_BITS, EXPLODE, POWER_SHIFT, click_mask, fall, flood, group_score
 from engines.jit import kernel
 
 MAX_MOVES = 400
@@ -57,15 +57,11 @@ def board_value(grid, mask, seen, stack):
     seen[:, :] = 0
     total = 0
     grouped = np.zeros((rows, columns), np.uint8)
-    boulders = 0
     for r in range(rows):
         for c in range(columns):
             cell = grid[r, c]
-            if cell == 0:
-                continue
-            boulders += 1
             colour = cell & COLOUR_BITS
-            if colour == 0 or seen[r, c]:
+            if cell == 0 or colour == 0 or seen[r, c]:
                 continue
             mask[:, :] = 0
             size = flood(grid, r, c, mask, stack)
@@ -77,21 +73,13 @@ def board_value(grid, mask, seen, stack):
                         if size >= 2:
                             grouped[rr, cc] = 1
             if size >= 2:
-                total += size + _bonus(size)
+                total += group_score(size)
     left = 0
     for r in range(rows):
         for c in range(columns):
             if grid[r, c] != 0 and not grouped[r, c]:
                 left += 1
     return total + max(0, 100 - 10 * left)
-
-
-@kernel
-def _bonus(size):
-    if size >= 16:
-        return size  # 2n in all
-    table = (0, 0, 0, 0, 0, 1, 1, 2, 3, 3, 4, 6, 7, 7, 8, 9)
-    return table[size]
 
 
 @kernel
@@ -113,12 +101,13 @@ def search(grid, depth, expand):
         return float(max(0, 100 - 10 * left)), -1, -1
     quick = np.zeros(count, np.float64)
     rewards = np.zeros(count, np.float64)
+    afters = np.empty((count, rows, columns), grid.dtype)  # each move's board, searched again if kept
     for m in range(count):
-        after = grid.copy()
-        removed, points = click_mask(after, moves[m, 0], moves[m, 1], mask, stack)
-        fall(after, mask)
+        afters[m] = grid
+        points = click_mask(afters[m], moves[m, 0], moves[m, 1], mask, stack)[1]
+        fall(afters[m], mask)
         rewards[m] = points
-        quick[m] = points + board_value(after, mask, seen, stack)
+        quick[m] = points + board_value(afters[m], mask, seen, stack)
     order = np.argsort(-quick, kind="mergesort")  # stable: ties keep reading order
     best = -1.0
     best_move = 0
@@ -127,10 +116,7 @@ def search(grid, depth, expand):
         if depth <= 1:
             value = quick[m]
         else:
-            after = grid.copy()
-            click_mask(after, moves[m, 0], moves[m, 1], mask, stack)
-            fall(after, mask)
-            value = rewards[m] + search(after, depth - 1, expand)[0]
+            value = rewards[m] + search(afters[m], depth - 1, expand)[0]
         if value > best:
             best = value
             best_move = m

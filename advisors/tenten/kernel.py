@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from advisors.tenten.evaluation import ALIGNMENT_SCALE, PAIRS, POINTS_WEIGHT, PROBE_SIZE
 from engines.jit import fetch_add, kernel, popcount
 from engines.tenten import kernel as board
 from engines.tenten.kernel import ROW_BITS, SPLIT_ROW, place
@@ -24,10 +25,6 @@ from engines.tenten.pieces import CELLS, INDEX, PIECES, SIZE
 
 #: Taken off a plan for each piece it cannot place: every complete plan ranks above every other.
 UNPLACED_PENALTY = 10000.0
-POINTS_WEIGHT = 1e-7
-ALIGNMENT_SCALE = 1620.0
-PAIRS = 180
-PROBE_SIZE = 5
 
 HORIZONTAL_LOW = np.uint64(sum(1 << (SIZE * r + c) for r in range(SPLIT_ROW) for c in range(SIZE - 1)))
 HORIZONTAL_HIGH = np.uint64(sum(1 << (SIZE * r + c) for r in range(SIZE - SPLIT_ROW) for c in range(SIZE - 1)))
@@ -93,8 +90,11 @@ TABLES = (board.PIECE_LOW, board.PIECE_HIGH, board.ANCHORS, board.ANCHOR_COUNT, 
 
 
 @kernel
-def line_bonus(lines):
-    return 5 * lines * (lines + 1)
+def placement_points(cells, rows, columns):
+    """A placement's points (spec 1.3): its cells plus 5·r·(r + 1) for the r rows and columns it
+    completed (given as bit masks)."""
+    lines = popcount(np.uint64(rows)) + popcount(np.uint64(columns))
+    return cells + 5 * lines * (lines + 1)
 
 
 @kernel
@@ -179,7 +179,7 @@ def search_item(low, high, order, count, first, swapped, weights, tables, scratc
     incremental = weights[1] == 0.0 and weights[2] == 0.0
     p0 = order[0]
     low1, high1, rows1, columns1 = place(low, high, p0, first, piece_low, piece_high, column_low, column_high)
-    points1 = shape[p0, 2] + line_bonus(popcount(np.uint64(rows1)) + popcount(np.uint64(columns1)))
+    points1 = placement_points(shape[p0, 2], rows1, columns1)
     best = -np.inf
     best2 = -1
     best3 = -1
@@ -199,7 +199,7 @@ def search_item(low, high, order, count, first, swapped, weights, tables, scratc
             if swapped and rows1 == 0 and columns1 == 0 and rows2 == 0 and columns2 == 0 and (
                     swapped == 1 or m2 < first):
                 continue
-            points2 = points1 + shape[p1, 2] + line_bonus(popcount(np.uint64(rows2)) + popcount(np.uint64(columns2)))
+            points2 = points1 + placement_points(shape[p1, 2], rows2, columns2)
             if count == 2:
                 value = full_value(low2, high2, points2, weights, tables, spare_rows, spare_columns)
                 leaves += 1
@@ -235,9 +235,8 @@ def search_item(low, high, order, count, first, swapped, weights, tables, scratc
                 if completes or not incremental:
                     low3, high3, rows3, columns3 = place(low2, high2, p2, m3, piece_low, piece_high, column_low,
                                                          column_high)
-                    lines3 = popcount(np.uint64(rows3)) + popcount(np.uint64(columns3))
-                    value = full_value(low3, high3, points2 + cells + line_bonus(lines3), weights, tables,
-                                       spare_rows, spare_columns)
+                    value = full_value(low3, high3, points2 + placement_points(cells, rows3, columns3), weights,
+                                       tables, spare_rows, spare_columns)
                 else:
                     touching = (popcount(low2 & once_low[p2, m3]) + popcount(high2 & once_high[p2, m3])
                                 + 2 * (popcount(low2 & twice_low[p2, m3]) + popcount(high2 & twice_high[p2, m3])))

@@ -14,7 +14,6 @@ from advisors.tenten.planner import Planner
 from engines.tenten import kernel as board
 from engines.tenten import random_letters
 from engines.tenten.pieces import INDEX, PIECES, points
-from engines.tenten.state import State
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,10 +58,6 @@ def play_game(seed: int, planner: Planner | None = None, rounds_cap: int | None 
         if progress is not None and rounds % progress_every == 0:
             progress(rounds, score)
     return GameRecord(seed, score, rounds, thinking * 1000.0 / max(rounds, 1), over, evaluations)
-
-
-def final_state(low, high, score: int) -> State:
-    return State(board.join(low, high), (None, None, None), score)
 
 
 def summary(records: list[GameRecord]) -> dict:

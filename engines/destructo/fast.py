@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from engines.destructo import kernel
-from engines.destructo.rules import POWER_UPS, Board, Boulder
+from engines.destructo import kernel, rules
+from engines.destructo.rules import Board, Boulder
 
 #: Power-up names to the kernel's codes and back.
-POWER_CODES = {name: code for code, name in enumerate(
-    ("", "explode", "wild", "morph", "overkill", "multiplier", "timer", "fill", "shuffle", "undo")) if name}
-assert set(POWER_CODES) == set(POWER_UPS)
+POWER_CODES = {rules.EXPLODE: kernel.EXPLODE, rules.WILD: kernel.WILD, rules.MORPH: kernel.MORPH,
+               rules.OVERKILL: kernel.OVERKILL, rules.MULTIPLY: kernel.MULTIPLY, rules.TIMER: kernel.TIMER,
+               rules.FILL: kernel.FILL, rules.SHUFFLE: kernel.SHUFFLE, rules.UNDO: kernel.UNDO}
+assert set(POWER_CODES) == set(rules.POWER_UPS)
 POWER_NAMES = {code: name for name, code in POWER_CODES.items()}
 
 

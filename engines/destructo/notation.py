@@ -17,6 +17,8 @@ import re
 
 from engines.destructo.rules import (EXPLODE, FILL, MORPH, MULTIPLY, OVERKILL, SHUFFLE, TIMER, UNDO, WILD, Board,
                                      Boulder)
+from engines.destructo.state import FillRow, NewBoard, State
+from engines.destructo.state import parse_move as parse_click
 from engines.errors import NotationError
 
 COLOUR_LETTERS = {"g": "green", "a": "grey", "b": "blue", "o": "orange", "y": "yellow", "k": "black", "r": "red",
@@ -88,7 +90,7 @@ def parse_board(text: str, source: str | None = None, first_line: int = 1) -> Bo
 
 
 # -- positions, moves and sequences -----------------------------------------------------------------
-def state_text(state) -> str:
+def state_text(state: State) -> str:
     """``level 3 · score 1234 · shuffle 1 · undo 0`` (plus ``· due level`` / ``fill`` /
     ``shuffle``, or ``· over``), then the board's rows (none while a level's board is due)."""
     header = [f"level {state.level}", f"score {state.score}", f"shuffle {state.shuffles}", f"undo {state.undos}"]
@@ -105,10 +107,8 @@ def state_text(state) -> str:
 _HEADER_PART = re.compile(r"level (\d+)|score (\d+)|shuffle ([01])|undo ([01])|due (level|fill|shuffle)|over")
 
 
-def parse_state(text: str, source: str | None = None, first_line: int = 1):
+def parse_state(text: str, source: str | None = None, first_line: int = 1) -> State:
     """A position's text (see :func:`state_text`); a text of rows alone is a level-1 board in play."""
-    from engines.destructo.state import State
-
     lines = [(number, line) for number, line in enumerate(text.splitlines(), start=first_line) if line.strip()]
     if not lines:
         raise NotationError("empty position", source=source, line=first_line)
@@ -145,8 +145,6 @@ def parse_state(text: str, source: str | None = None, first_line: int = 1):
 def move_text(move) -> str:
     """Clicks ``3,7`` and ``shuffle``; chance outcomes as one token: ``board:g,a,b/o,X,a`` (rows
     separated by ``/``) and ``fill:b,a,.`` (a column without room gets ``.``)."""
-    from engines.destructo.state import FillRow, NewBoard
-
     if isinstance(move, NewBoard):
         return "board:" + "/".join(",".join(cell_token(cell) for cell in row) for row in move.board)
     if isinstance(move, FillRow):
@@ -155,9 +153,6 @@ def move_text(move) -> str:
 
 
 def parse_move(text: str):
-    from engines.destructo.state import FillRow, NewBoard
-    from engines.destructo.state import parse_move as parse_click
-
     token = text.strip()
     if token.startswith("board:"):
         rows = [row.split(",") for row in token[6:].split("/")]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from engines.contract import Step
-from engines.errors import IllegalMoveError
 from engines.tenten import kernel as k
 from engines.tenten import reference
 from engines.tenten.events import GameOver, PiecePlaced

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engines.jit import kernel, popcount
+from engines.jit import kernel
 from engines.tenten.pieces import CELLS, PIECES, SIZE
 
 SPLIT_ROW = 6
@@ -122,7 +122,3 @@ def fits_anywhere(low, high, piece, piece_low, piece_high, anchors, anchor_count
             return True
     return False
 
-
-@kernel
-def filled_count(low, high):
-    return popcount(low) + popcount(high)
