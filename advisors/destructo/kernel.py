@@ -121,3 +121,10 @@ def search(grid, depth, expand):
             best = value
             best_move = m
     return best, moves[best_move, 0], moves[best_move, 1]
+
+
+def value_of(grid: np.ndarray) -> float:
+    """V of one board (plain call for the few boards a ranking values directly)."""
+    rows, columns = grid.shape
+    return float(board_value(grid, np.zeros((rows, columns), np.uint8), np.zeros((rows, columns), np.uint8),
+                             np.zeros((rows * columns + 1, 2), np.int64)))
