@@ -3,7 +3,7 @@
 Ten levels; a :class:`Click` destroys a group (or fires an Explode). A level's board, a Fill's new
 boulders and a Shuffle's colours are chance steps whose outcomes are too many to list: they are
 drawn with :meth:`DestructoMatch.sample_chance` (seeded) or entered from the real game
-(``board:...``, ``fill:...`` in a line). Only the plain-Python path exists so far.
+(``board:...``, ``fill:...`` in a line). A banked Undo takes back the last click without a power-up.
 
 >>> from engines.destructo import GAME, Click, NewBoard
 >>> from engines.destructo.notation import parse_board
@@ -21,8 +21,9 @@ import numpy as np
 from engines.contract import Game, Line, Step
 from engines.destructo import levels, notation, reference
 from engines.destructo.rules import EXPLODE, groups
+from engines.destructo.notation import UNDO_BOARD_LINE
 from engines.destructo.state import (FILL_DUE, LEVEL_DUE, SHUFFLE_DUE, Click, FillRow, NewBoard, State,
-                                     UseShuffle)
+                                     UseShuffle, UseUndo)
 from engines.errors import IllegalMoveError
 
 SEQUENCE_FORMATS = ("moves",)
@@ -37,9 +38,10 @@ class DestructoMatch(Game):
     def initial_state(self) -> State:
         return State()
 
-    def legal_moves(self, state: State) -> list[Click | UseShuffle]:
-        """One click per group (its first cell in reading order), every Explode, and the banked
-        Shuffle; nothing at a chance step or after the game."""
+    def legal_moves(self, state: State) -> list[Click | UseShuffle | UseUndo]:
+        """One click per group (its first cell in reading order), every Explode, the banked
+        Shuffle and the banked Undo when it has a click to take back; nothing at a chance step or
+        after the game."""
         if state.due is not None or state.finished:
             return []
         board = state.board
@@ -50,6 +52,8 @@ class DestructoMatch(Game):
         moves.sort()
         if state.shuffles:
             moves.append(UseShuffle())
+        if state.can_undo:
+            moves.append(UseUndo())
         return moves
 
     def play(self, state: State, move) -> Step:
@@ -74,6 +78,8 @@ class DestructoMatch(Game):
         moves += idle[::5]
         if not state.shuffles:
             moves.append(UseShuffle())
+        if not state.can_undo:
+            moves.append(UseUndo())
         return moves
 
     # -- chance ---------------------------------------------------------------------------------
@@ -129,7 +135,8 @@ class DestructoMatch(Game):
         start = State()
         if numbered and numbered[0][1].lstrip().startswith("level"):
             end = 1
-            while end < len(numbered) and _is_board_row(numbered[end][1]):
+            while end < len(numbered) and (_is_board_row(numbered[end][1])
+                                            or numbered[end][1].strip() == UNDO_BOARD_LINE):
                 end += 1
             start = notation.parse_state("\n".join(line for _, line in numbered[:end]), source, numbered[0][0])
             numbered = numbered[end:]
@@ -137,10 +144,10 @@ class DestructoMatch(Game):
 
 
 def _is_board_row(line: str) -> bool:
-    return all(len(token) <= 2 and "," not in token and ":" not in token and token != "shuffle"
+    return all(len(token) <= 2 and "," not in token and ":" not in token and token not in ("shuffle", "undo")
                for token in line.split())
 
 
 GAME = DestructoMatch()
 
-__all__ = ["Click", "DestructoMatch", "FillRow", "GAME", "NewBoard", "State", "UseShuffle"]
+__all__ = ["Click", "DestructoMatch", "FillRow", "GAME", "NewBoard", "State", "UseShuffle", "UseUndo"]

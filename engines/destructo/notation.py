@@ -92,7 +92,8 @@ def parse_board(text: str, source: str | None = None, first_line: int = 1) -> Bo
 # -- positions, moves and sequences -----------------------------------------------------------------
 def state_text(state: State) -> str:
     """``level 3 · score 1234 · shuffle 1 · undo 0`` (plus ``· due level`` / ``fill`` /
-    ``shuffle``, or ``· over``), then the board's rows (none while a level's board is due)."""
+    ``shuffle``, or ``· over``), then the board's rows (none while a level's board is due), then,
+    when the last click can be taken back, a line ``undo board:`` and the board before it."""
     header = [f"level {state.level}", f"score {state.score}", f"shuffle {state.shuffles}", f"undo {state.undos}"]
     if state.finished:
         header.append("over")
@@ -101,7 +102,13 @@ def state_text(state: State) -> str:
     lines = [" · ".join(header)]
     if state.board:
         lines.append(board_text(state.board))
+    if state.undo_board:
+        lines.append(UNDO_BOARD_LINE)
+        lines.append(board_text(state.undo_board))
     return "\n".join(lines)
+
+
+UNDO_BOARD_LINE = "undo board:"
 
 
 _HEADER_PART = re.compile(r"level (\d+)|score (\d+)|shuffle ([01])|undo ([01])|due (level|fill|shuffle)|over")
@@ -133,7 +140,17 @@ def parse_state(text: str, source: str | None = None, first_line: int = 1) -> St
                 fields["due"] = due
             else:
                 fields["finished"] = True
+    undo_lines: list = []
+    for index, (_, line) in enumerate(lines):
+        if line.strip() == UNDO_BOARD_LINE:
+            lines, undo_lines = lines[:index], lines[index + 1:]
+            if not undo_lines:
+                raise NotationError("'undo board:' is followed by the board before the last click", source=source,
+                                    line=first_line)
+            break
     board = parse_board("\n".join(line for _, line in lines), source, lines[0][0]) if lines else ()
+    if undo_lines:
+        fields["undo_board"] = parse_board("\n".join(line for _, line in undo_lines), source, undo_lines[0][0])
     if not board and fields["due"] is None and not fields["finished"]:
         raise NotationError("a position in play has a board (or says 'due level')", source=source, line=first_line)
     try:

@@ -9,7 +9,7 @@ from engines.contract import Event, Step
 from engines.destructo.rules import (FILL, SHUFFLE, UNDO, Board, boulders_left, end_bonus, level_over, remove,
                                      removal)
 from engines.destructo.state import (FILL_DUE, LEVEL_DUE, LEVELS, SHUFFLE_DUE, Click, FillRow, NewBoard, State,
-                                     UseShuffle)
+                                     UseShuffle, UseUndo)
 from engines.errors import IllegalMoveError
 
 
@@ -47,11 +47,16 @@ def _end_level_if_done(state: State, events: list) -> State:
     score = state.score + bonus
     if state.level == LEVELS:
         events.append(GameOver(score))
-        return dataclasses.replace(state, score=score, finished=True)
-    return dataclasses.replace(state, board=(), level=state.level + 1, score=score, due=LEVEL_DUE)
+        return dataclasses.replace(state, score=score, finished=True, undo_board=())
+    return dataclasses.replace(state, board=(), level=state.level + 1, score=score, due=LEVEL_DUE, undo_board=())
 
 
-def play(state: State, move: Click | UseShuffle) -> Step:
+@dataclasses.dataclass(frozen=True)
+class Undone(Event):
+    """The banked Undo took the last click back (its points stay)."""
+
+
+def play(state: State, move: Click | UseShuffle | UseUndo) -> Step:
     if state.finished:
         raise IllegalMoveError("the game is over: all ten levels are played", token=str(move))
     if state.due is not None:
@@ -59,7 +64,14 @@ def play(state: State, move: Click | UseShuffle) -> Step:
     if isinstance(move, UseShuffle):
         if not state.shuffles:
             raise IllegalMoveError("no Shuffle is banked", token=str(move))
-        return Step(dataclasses.replace(state, shuffles=0, due=SHUFFLE_DUE))
+        return Step(dataclasses.replace(state, shuffles=0, due=SHUFFLE_DUE, undo_board=()))
+    if isinstance(move, UseUndo):
+        if not state.undos:
+            raise IllegalMoveError("no Undo is banked", token=str(move))
+        if not state.undo_board:
+            raise IllegalMoveError("nothing to undo: the last click involved a power-up, or there was none this "
+                                   "level", token=str(move))
+        return Step(dataclasses.replace(state, board=state.undo_board, undos=0, undo_board=()), (Undone(),))
     try:
         cells, points = removal(state.board, move.row, move.column)
     except ValueError as error:
@@ -73,8 +85,10 @@ def play(state: State, move: Click | UseShuffle) -> Step:
     if UNDO in powers:
         undos = 1
         events.append(Banked(UNDO))
+    plain = all(power is None for power in powers)
     new = dataclasses.replace(state, board=remove(state.board, cells), score=state.score + points, shuffles=shuffles,
-                              undos=undos, due=FILL_DUE if FILL in powers else None)
+                              undos=undos, due=FILL_DUE if FILL in powers else None,
+                              undo_board=state.board if plain else ())
     return Step(_end_level_if_done(new, events), tuple(events))
 
 
@@ -83,7 +97,7 @@ def apply_chance(state: State, outcome: NewBoard | FillRow) -> Step:
     if state.due == LEVEL_DUE and isinstance(outcome, NewBoard):
         if not outcome.board or any(cell is None for row in outcome.board for cell in row):
             raise IllegalMoveError("a level starts with a full board")
-        new = dataclasses.replace(state, board=outcome.board, due=None)
+        new = dataclasses.replace(state, board=outcome.board, due=None, undo_board=())
     elif state.due == SHUFFLE_DUE and isinstance(outcome, NewBoard):
         before = [(cell is None, None if cell is None else cell.power) for row in state.board for cell in row]
         after = [(cell is None, None if cell is None else cell.power) for row in outcome.board for cell in row]
@@ -101,7 +115,7 @@ def apply_chance(state: State, outcome: NewBoard | FillRow) -> Step:
             if boulder is not None:
                 columns[c][room - 1] = boulder
         board: Board = tuple(tuple(columns[c][r] for c in range(state.columns)) for r in range(state.rows))
-        new = dataclasses.replace(state, board=board, due=None)
+        new = dataclasses.replace(state, board=board, due=None, undo_board=())
     else:
         raise IllegalMoveError(f"no such chance step is due (due: {state.due or 'nothing'})")
     return Step(_end_level_if_done(new, events), tuple(events))

@@ -1,8 +1,8 @@
 """The deterministic core of Destruct-o-Match (spec 1.1-1.5) in plain Python: groups, removal,
 gravity, group scores, the end-of-level bonus and the deterministic power-ups.
 
-Not yet a registered game: states, notation, chance steps (level boards, Fill, Shuffle, Timer
-expiry), the banked items and the numba path are still to come (see the issue's closing note).
+States, turns and chance steps are in :mod:`engines.destructo.state` and
+:mod:`engines.destructo.reference`; the compiled core in :mod:`engines.destructo.kernel`.
 
 A board is a tuple of rows, top to bottom; a cell is None (empty) or a :class:`Boulder`. Boulders
 fall straight down (no sideways shift, spec 1.1) unless ``shift_columns`` asks for SameGame's.

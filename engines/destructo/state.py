@@ -4,8 +4,8 @@ A game is ten levels. Each level starts with a board the game deals (a chance st
 :func:`engines.destructo.levels.deal_level` or entered from the real game); the player clicks
 groups until none is left, the end bonus is added and the next level's board is due. A Fill
 boulder, when its group goes, adds a boulder on top of every column with room (a chance step);
-a banked Shuffle, when used, re-colours every boulder (a chance step). A banked Undo is kept (at
-most one) but not yet playable.
+a banked Shuffle, when used, re-colours every boulder (a chance step). A banked Undo takes back
+the last click when no power-up was involved in it; the points stay (spec 1.4).
 """
 
 from __future__ import annotations
@@ -41,6 +41,14 @@ class UseShuffle:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class UseUndo:
+    """Spend the banked Undo: the board goes back to before the last click (its points stay)."""
+
+    def __str__(self) -> str:
+        return "undo"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class NewBoard:
     """A chance outcome: the whole board after a level's deal or a Shuffle."""
 
@@ -57,13 +65,16 @@ class FillRow:
 _CLICK = re.compile(r"(\d+),(\d+)")
 
 
-def parse_move(text: str) -> Click | UseShuffle:
+def parse_move(text: str) -> Click | UseShuffle | UseUndo:
     token = text.strip()
     if token.lower() == "shuffle":
         return UseShuffle()
+    if token.lower() == "undo":
+        return UseUndo()
     match = _CLICK.fullmatch(token)
     if match is None:
-        raise NotationError("expected a click such as 3,7 (row,column from the top-left) or 'shuffle'", token=token)
+        raise NotationError("expected a click such as 3,7 (row,column from the top-left), 'shuffle' or 'undo'",
+                            token=token)
     return Click(int(match.group(1)), int(match.group(2)))
 
 
@@ -71,7 +82,8 @@ def parse_move(text: str) -> Click | UseShuffle:
 class State:
     """A position: the board (empty while a level's board is due), the level (1..10), the score,
     the banked Shuffle and Undo (0 or 1 each), which chance step is due (None: the player's
-    turn), and whether the tenth level is over."""
+    turn), whether the tenth level is over, and ``undo_board``: the board before the last click
+    when an Undo could take that click back (no power-up in it; empty otherwise)."""
 
     board: Board = ()
     level: int = 1
@@ -80,6 +92,7 @@ class State:
     undos: int = 0
     due: str | None = LEVEL_DUE
     finished: bool = False
+    undo_board: Board = ()
 
     def __post_init__(self) -> None:
         if not 1 <= self.level <= LEVELS:
@@ -90,6 +103,14 @@ class State:
             raise ValueError("at most one Shuffle and one Undo are banked")
         if self.board and len({len(row) for row in self.board}) != 1:
             raise ValueError("every row of a board has the same number of cells")
+        if self.undo_board and (len(self.undo_board) != len(self.board)
+                                or any(len(row) != len(self.board[0]) for row in self.undo_board)):
+            raise ValueError("the board before the last click has the board's size")
+
+    @property
+    def can_undo(self) -> bool:
+        """A banked Undo and a click it may take back."""
+        return bool(self.undos and self.undo_board) and self.due is None and not self.finished
 
     @property
     def rows(self) -> int:

@@ -12,7 +12,9 @@ from engines.destructo import levels
 from engines.destructo.notation import parse_board
 from engines.destructo.reference import Banked, GameOver, LevelCleared, Removed, apply_chance, play
 from engines.destructo.rules import Boulder, groups
-from engines.destructo.state import FILL_DUE, LEVEL_DUE, SHUFFLE_DUE, Click, FillRow, NewBoard, State, UseShuffle
+from engines.destructo import GAME
+from engines.destructo.state import (FILL_DUE, LEVEL_DUE, SHUFFLE_DUE, Click, FillRow, NewBoard, State, UseShuffle,
+                                     UseUndo)
 from engines.errors import IllegalMoveError
 
 
@@ -52,6 +54,37 @@ def test_shuffle_and_undo_are_banked_at_most_once():
     assert done.state.board == reshuffled and done.state.due is None
     with pytest.raises(IllegalMoveError, match="shape and the power-ups stay"):
         apply_chance(used.state, NewBoard(parse_board("a a a\na a a")))
+
+
+def test_the_banked_undo_takes_back_a_plain_click_and_keeps_its_points():
+    state = started("g g a\na b b\na o o", undos=1, score=50)
+    assert UseUndo() not in GAME.legal_moves(state)  # nothing clicked yet this level
+    step = play(state, Click(0, 0))  # the two greens: 2 points
+    assert step.state.board == parse_board(". . a\na b b\na o o") and step.state.score == 52
+    assert UseUndo() in GAME.legal_moves(step.state)
+    undone = play(step.state, UseUndo()).state
+    assert undone.board == state.board and undone.score == 52 and undone.undos == 0
+    assert UseUndo() not in GAME.legal_moves(undone)
+    with pytest.raises(IllegalMoveError, match="no Undo is banked"):
+        play(undone, UseUndo())
+
+
+def test_a_click_with_a_power_up_in_it_cannot_be_undone():
+    state = started("gM g a\na b b\na o o", undos=1)
+    step = play(state, Click(0, 0))  # 2 boulders x3
+    assert step.state.score == 6 and not step.state.can_undo
+    with pytest.raises(IllegalMoveError, match="involved a power-up"):
+        play(step.state, UseUndo())
+
+
+def test_the_board_an_undo_returns_to_survives_the_position_text():
+    state = play(started("g g a\na b b\na o o", undos=1, level=4), Click(2, 1)).state
+    text = GAME.board_text(state)
+    assert text.splitlines()[0] == "level 4 · score 2 · shuffle 0 · undo 1"
+    assert text.splitlines()[4] == "undo board:"
+    assert GAME.parse_board(text) == state
+    line = GAME.parse_sequence(text + "\nundo\n0,0\n")
+    assert line.start == state and line.moves == (UseUndo(), Click(0, 0))
 
 
 def test_a_fill_drops_one_boulder_on_each_column_with_room():
