@@ -17,7 +17,7 @@ from app.gui.board_view import BoardView, PlaceholderBoard
 from engines import Game
 
 _UI_MODULES = {"splt": "app.gui.games.splt", "hatetris": "app.gui.games.hatetris", "2048": "app.gui.games.g2048",
-               "1010": "app.gui.games.tenten"}
+               "1010": "app.gui.games.tenten", "destructo": "app.gui.games.destructo"}
 
 
 def describe_generic(game: Game, state: Any) -> str:

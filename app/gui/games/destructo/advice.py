@@ -1,0 +1,69 @@
+"""The Destruct-o-Match pieces of the advisor panel.
+
+The advisor (``advisors.destructo``) values every group and Explode by the best line it finds
+after the click. The panel adds the boulders the click removes, its own points and the line; the
+best row gets the colour the board outlines the best group with.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import advisors.destructo
+from app.gui.games import CandidateColumn
+from engines.destructo.state import State
+
+#: (r, g, b) of the best candidate's row: the board's outline of the best group.
+BEST_RGB = (0, 229, 255)
+
+
+def rank(state: State, limit: int | None = None) -> list[Any]:
+    """The window's ``rank(state, limit)``: every click best first (none at a chance step or
+    after the game)."""
+    if state.due is not None or state.finished:
+        return []
+    return advisors.destructo.rank(state, limit)
+
+
+def is_explode(candidate: Any) -> bool:
+    """An Explode scores nothing; every group scores at least 2 (spec 1.2)."""
+    return candidate.points == 0
+
+
+def candidate_label(candidate: Any) -> str:
+    """The Move column: the click as the move tree writes it (``3,7``, row and column from the
+    top left, from 0), ``3,7 Explode`` for an Explode."""
+    text = str(candidate.move)
+    return f"{text} Explode" if is_explode(candidate) else text
+
+
+def candidate_color(candidate: Any) -> tuple[int, int, int] | None:
+    return BEST_RGB if candidate.loss == 0 else None
+
+
+def line_text(candidate: Any) -> str:
+    """The line the value comes from: ``11,8 → 1,4``."""
+    return " → ".join(str(move) for move in candidate.principal_variation)
+
+
+def boulders_text(candidate: Any) -> str:
+    return str(candidate.size)
+
+
+def points_text(candidate: Any) -> str:
+    return "—" if is_explode(candidate) else str(candidate.points)
+
+
+def explanation(candidate: Any) -> str:
+    return candidate.explanation
+
+
+COLUMNS = (
+    CandidateColumn("Boulders", boulders_text,
+                    lambda c: "Boulders the click removes (an Explode: its 3×3).\n\n" + explanation(c)),
+    CandidateColumn("Points", points_text,
+                    lambda c: "Points of the click itself (spec 1.2; ×3 with a Multiplier; an Explode scores none)."
+                    "\n\n" + explanation(c)),
+    CandidateColumn("Line", line_text,
+                    lambda c: "The clicks of the line the value comes from.\n\n" + explanation(c)),
+)
