@@ -45,20 +45,23 @@ def _parser() -> argparse.ArgumentParser:
     convert.add_argument("--format", default=None, help="the input file's format (detected when omitted)")
     convert.add_argument("-o", "--output", help="write here (atomically) instead of standard output")
 
-    from app import g2048_commands, tenten_commands
+    from app import destructo_commands, g2048_commands, tenten_commands
 
-    advise = verbs.add_parser("advise", help="rank the moves at the end of a sequence file (2048, 1010: or of a "
-                              "board)")
+    advise = verbs.add_parser("advise", help="rank the moves at the end of a sequence file (2048, 1010, destructo: "
+                              "or of a board)")
     advise.add_argument("game")
     advise.add_argument("file", help="a sequence file (its end position is ranked); 2048 and 1010: or a board text "
                         "such as '2 4 . ./. . . ./. . . ./. . . .'")
     advise.add_argument("--format", default=None, help="the file's format (detected when omitted)")
     advise.add_argument("--json", action="store_true")
-    advise.add_argument("--limit", type=int, default=10, help="1010!: list this many first placements (default 10)")
+    advise.add_argument("--limit", type=int, default=10, help="1010!, Destruct-o-Match: list this many moves "
+                        "(default 10)")
     g2048_commands.add_budget_options(advise)
     tenten_commands.add_options(advise)
+    destructo_commands.add_options(advise)
 
-    play = verbs.add_parser("play", help="play whole games with the advisor and report the scores (2048, 1010)")
+    play = verbs.add_parser("play", help="play whole games with the advisor and report the scores (2048, 1010, "
+                            "destructo)")
     play.add_argument("game")
     play.add_argument("--games", type=int, default=1, help="how many games (seeds SEED, SEED+1, ...)")
     play.add_argument("--seed", type=int, default=1, help="the first game's seed")
@@ -67,6 +70,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--json", action="store_true")
     g2048_commands.add_budget_options(play)
     tenten_commands.add_options(play)
+    destructo_commands.add_options(play)
 
     from app import search_command
 
@@ -198,12 +202,16 @@ def _replay_hatetris(game, args) -> int:
 
 
 def _play(game, args) -> int:
+    if game.short_name == "destructo":
+        from app import destructo_commands
+
+        return destructo_commands.play(game, args)
     if game.short_name == "1010":
         from app import tenten_commands
 
         return tenten_commands.play(game, args)
     if game.short_name != "2048":
-        print(f"kibitz: 'play' plays 2048 and 1010 so far, not {game.title}", file=sys.stderr)
+        print(f"kibitz: 'play' plays 2048, 1010 and destructo so far, not {game.title}", file=sys.stderr)
         return 2
     from app import g2048_commands
 
@@ -221,6 +229,10 @@ def _advise(game, args) -> int:
         from app import tenten_commands
 
         return tenten_commands.advise(game, args)
+    if game.short_name == "destructo":
+        from app import destructo_commands
+
+        return destructo_commands.advise(game, args)
     if game.short_name != "splt":
         print(f"kibitz: no advisor for {game.title} yet", file=sys.stderr)
         return 2

@@ -9,9 +9,11 @@ from pathlib import Path
 
 def add_budget_options(parser) -> None:
     parser.add_argument("--depth", type=int, default=None,
-                        help="2048: search this many moves ahead (default: nneonneo's adaptive depth)")
+                        help="2048: search this many moves ahead (default: nneonneo's adaptive depth); "
+                             "Destruct-o-Match: Irpan's search depth (default 3)")
     parser.add_argument("--ms", type=float, default=None,
-                        help="2048: time budget per move in milliseconds (deepens while it fits)")
+                        help="2048: time budget per move in milliseconds (deepens while it fits); "
+                             "Destruct-o-Match: the planner's budget a click (default 150)")
     parser.add_argument("--threads", type=int, default=2, help="2048, 1010: search threads (default 2)")
 
 

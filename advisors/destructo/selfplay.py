@@ -1,15 +1,24 @@
-"""Whole ten-level games played by Irpan's search, boards and Fill rows dealt from a seed."""
+"""Whole ten-level games played by an advisor, boards and Fill rows dealt from a seed.
+
+Two players: Irpan's pruned search (the published baseline, spec 3.1) and the level planner
+(:mod:`advisors.destructo.planner`). Neither uses the banked Shuffle or Undo (Irpan used them by
+hand); a Fill's row is dealt when its group goes and the plan is made again.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Callable
 
 import numpy as np
 
 from advisors.destructo import kernel
+from advisors.destructo.planner import LevelPlanner
 from engines.destructo import GAME, Click, State
 from engines.destructo.fast import encode
+
+Chooser = Callable[[State], "Click | None"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -18,24 +27,39 @@ class GameRecord:
     score: int
     moves: int
     ms_per_move: float
+    slowest_ms: float
     level_scores: tuple[int, ...]
 
     def as_json(self) -> dict:
         return {"seed": self.seed, "score": self.score, "moves": self.moves, "ms_per_move": round(self.ms_per_move, 3),
-                "level_scores": list(self.level_scores)}
+                "slowest_ms": round(self.slowest_ms, 1), "level_scores": list(self.level_scores)}
 
 
 def best_click(state: State, depth: int = 3, expand: int = 6) -> Click | None:
+    """Irpan's choice: the first click of the best depth-``depth``, expand-``expand`` line."""
     grid, _ = encode(state.board)
     value, row, column = kernel.search(grid, depth, expand)
     return None if row < 0 else Click(int(row), int(column))
 
 
-def play_game(seed: int, depth: int = 3, expand: int = 6) -> GameRecord:
+def irpan_player(depth: int = 3, expand: int = 6) -> Callable[[], Chooser]:
+    return lambda: (lambda state: best_click(state, depth, expand))
+
+
+def planner_player(budget_ms: float = 150.0, width: int | None = None) -> Callable[[], Chooser]:
+    return lambda: LevelPlanner(budget_ms, width).choose
+
+
+def play_game(seed: int, player: Callable[[], Chooser] | None = None, depth: int = 3,
+              expand: int = 6) -> GameRecord:
+    """One game from ``seed``'s deals; ``player`` makes a fresh chooser for it (default: Irpan's
+    search with ``depth`` and ``expand``)."""
+    choose = (player or irpan_player(depth, expand))()
     rng = np.random.default_rng(seed)
     state = GAME.initial_state()
     moves = 0
     thinking = 0.0
+    slowest = 0.0
     level_scores = []
     level_start = 0
     while not GAME.is_over(state):
@@ -47,12 +71,15 @@ def play_game(seed: int, depth: int = 3, expand: int = 6) -> GameRecord:
                 level_start = state.score
             continue
         began = time.perf_counter()
-        move = best_click(state, depth, expand)
-        thinking += time.perf_counter() - began
+        move = choose(state)
+        spent = time.perf_counter() - began
+        thinking += spent
+        slowest = max(slowest, spent)
         level = state.level
         state = GAME.play(state, move).state
         moves += 1
         if state.level != level or state.finished:
             level_scores.append(state.score - level_start)
             level_start = state.score
-    return GameRecord(seed, state.score, moves, thinking * 1000.0 / max(moves, 1), tuple(level_scores))
+    return GameRecord(seed, state.score, moves, thinking * 1000.0 / max(moves, 1), slowest * 1000.0,
+                      tuple(level_scores))

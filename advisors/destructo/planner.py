@@ -1,0 +1,111 @@
+"""The level planner: before every click, a beam search to the end of the level
+(:mod:`advisors.destructo.beam`) with its width fitted to a time budget, and the best line found
+so far remembered, so a later search that finds less never undoes what an earlier one found (the
+memorisation that makes nested Monte-Carlo search strong, spec 3.3).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import numpy as np
+
+from advisors.destructo import beam
+from engines.destructo.fast import encode, removal
+from engines.destructo.rules import Board
+from engines.destructo.state import Click, State
+
+MIN_WIDTH, MAX_WIDTH = 4, 5000
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """A line of clicks from a board: ``total`` = its points plus the end bonus when it reaches
+    the end of the level (``complete``), else plus Irpan's V where it stops (an estimate)."""
+
+    clicks: tuple[Click, ...]
+    total: float
+    complete: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class Planning:
+    """One search: the best plan, the best plan through each first click, and its cost."""
+
+    best: Plan
+    by_first: dict
+    width: int
+    boards: int
+    seconds: float
+
+
+def _clicks(cells: np.ndarray, columns: int) -> tuple[Click, ...]:
+    return tuple(Click(int(cell) // columns, int(cell) % columns) for cell in cells if cell >= 0)
+
+
+def search(board: Board, width: int, per_first: int = 0) -> Planning:
+    """Beam search of ``width`` from ``board`` to the end of its level; ``per_first`` more boards
+    a layer are kept through each first click, so each gets a line to the end (for ranking)."""
+    grid, _ = encode(board)
+    columns = grid.shape[1]
+    began = time.perf_counter()
+    best_total, best_line, roots, root_total, root_lines, root_ended, boards = beam.beam_search(
+        grid.ravel().copy(), columns, width, per_first)
+    seconds = time.perf_counter() - began
+    by_first = {}
+    for index, cell in enumerate(roots):
+        line = _clicks(root_lines[index], columns)
+        by_first[Click(int(cell) // columns, int(cell) % columns)] = Plan(line, float(root_total[index]),
+                                                                          bool(root_ended[index]))
+    return Planning(Plan(_clicks(best_line, columns), float(best_total), True), by_first, width, int(boards), seconds)
+
+
+class LevelPlanner:
+    """Chooses clicks for one game, remembering its best line between them.
+
+    With ``width`` the beam's width is fixed (reproducible); otherwise each search gets about
+    ``budget_ms`` milliseconds: a search's time grows as width x depth of the line left x boulders
+    on the board, and the last search's time per unit of that fits the next width.
+    """
+
+    def __init__(self, budget_ms: float = 150.0, width: int | None = None):
+        self.budget = budget_ms / 1000.0
+        self.fixed_width = width
+        self._remembered: tuple[Board, Plan] | None = None
+        self._seconds_per_unit = 2.5e-7  # a first guess, corrected by every search
+
+    def forget(self) -> None:
+        self._remembered = None
+
+    def _width(self, depth: int, boulders: int) -> int:
+        if self.fixed_width is not None:
+            return self.fixed_width
+        return int(np.clip(self.budget / (self._seconds_per_unit * max(depth, 1) * max(boulders, 1)), MIN_WIDTH,
+                           MAX_WIDTH))
+
+    def plan(self, state: State) -> Plan | None:
+        """The best line from ``state``'s board: this search's or the remembered one."""
+        board = state.board
+        remembered = self._remembered[1] if self._remembered and self._remembered[0] == board else None
+        boulders = sum(cell is not None for row in board for cell in row)
+        depth = len(remembered.clicks) if remembered else max(boulders // 5, 1)
+        width = self._width(depth, boulders)
+        found = search(board, width)
+        if found.best.clicks:
+            self._seconds_per_unit = found.seconds / (width * len(found.best.clicks) * boulders)
+        best = found.best
+        if remembered is not None and remembered.total >= best.total:
+            best = remembered
+        return best if best.clicks else None
+
+    def choose(self, state: State) -> Click | None:
+        """The first click of the best line (None when the board has none), remembering the rest."""
+        best = self.plan(state)
+        if best is None:
+            self._remembered = None
+            return None
+        first = best.clicks[0]
+        _, points, after = removal(state.board, first.row, first.column)
+        self._remembered = (after, Plan(best.clicks[1:], best.total - points, best.complete))
+        return first
