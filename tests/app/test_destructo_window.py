@@ -294,6 +294,14 @@ def test_the_last_level_ends_the_game_with_its_score(qtbot, window):
     assert window.advisor_panel.candidate_count() == 0
 
 
+def test_the_line_column_gives_a_long_lines_length_and_first_clicks():
+    short = type("Candidate", (), {"principal_variation": (Click(1, 2), Click(1, 0))})()
+    long = type("Candidate", (), {"principal_variation": tuple(Click(r, 0) for r in range(10))})()
+    assert advice.line_text(short) == "1,2 → 1,0"
+    assert advice.line_text(long) == "10 clicks: 0,0 → 1,0 …"
+    assert advice.full_line(long) == "0,0 → 1,0 → 2,0 → 3,0 → 4,0 → 5,0 → 6,0 → 7,0 →\n8,0 → 9,0"
+
+
 def test_turn_summaries_and_status_words():
     assert summarize_turn((Removed(frozenset({(0, 0), (0, 1), (1, 1)}), 9), Banked("shuffle"))) == (
         "9 points for 3 boulders · Shuffle banked")

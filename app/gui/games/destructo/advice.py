@@ -41,9 +41,23 @@ def candidate_color(candidate: Any) -> tuple[int, int, int] | None:
     return BEST_RGB if candidate.loss == 0 else None
 
 
+#: How many clicks of a line the Line column shows before it says how long the line is.
+LINE_CLICKS_SHOWN = 2
+
+
 def line_text(candidate: Any) -> str:
-    """The line the value comes from: ``11,8 → 1,4``."""
-    return " → ".join(str(move) for move in candidate.principal_variation)
+    """The line the value comes from: ``11,8 → 1,4``, or its length and first clicks
+    (``39 clicks: 11,8 → 1,4 …``; the tooltip has them all)."""
+    line = candidate.principal_variation
+    shown = " → ".join(str(move) for move in line[:LINE_CLICKS_SHOWN])
+    return shown if len(line) <= LINE_CLICKS_SHOWN else f"{len(line)} clicks: {shown} …"
+
+
+def full_line(candidate: Any) -> str:
+    """Every click of the line, a few to a row (for the tooltip)."""
+    clicks = [str(move) for move in candidate.principal_variation]
+    rows = [" → ".join(clicks[start:start + 8]) for start in range(0, len(clicks), 8)]
+    return " →\n".join(rows)
 
 
 def boulders_text(candidate: Any) -> str:
@@ -65,5 +79,5 @@ COLUMNS = (
                     lambda c: "Points of the click itself (spec 1.2; ×3 with a Multiplier; an Explode scores none)."
                     "\n\n" + explanation(c)),
     CandidateColumn("Line", line_text,
-                    lambda c: "The clicks of the line the value comes from.\n\n" + explanation(c)),
+                    lambda c: f"The line the value comes from:\n{full_line(c)}\n\n" + explanation(c)),
 )
