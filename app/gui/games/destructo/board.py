@@ -396,7 +396,8 @@ class DestructoBoard(BoardView):
             paint_points_tag(painter, layout, self._hover_cell,
                              f"{len(target.removed)} · no points" if target.explode else f"+{target.points}")
         if not state.board and state.due == LEVEL_DUE:
-            paint_board_message(painter, layout, (f"Level {state.level}", self.message()))
+            paint_board_message(painter, layout, (f"Level {state.level}",
+                                                  "paste its board (Ctrl+V) or press N to deal one"))
         if state.finished:
             paint_tablet(painter, layout, state.score)
         level, score, message = self.header_texts()

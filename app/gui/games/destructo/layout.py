@@ -20,6 +20,10 @@ MARGIN_ROWS = 0.45  # around the header and the board, in cell heights
 GAP_SHARE = 0.07  # the light gap between two boulders, as a share of a cell's height
 FRAME_SHARE = 0.22  # the frame around the board, as a share of a cell's height
 MINIMUM_CELL_HEIGHT = 6.0
+#: The header's unit (its "cell height") never exceeds this: a tiny board's huge cells would
+#: make huge words.
+HEADER_UNIT_MAX = 34.0
+HEADER_WIDTH_UNITS = 26  # the header is at least this many units wide where the widget allows
 
 Cell = tuple[int, int]
 
@@ -34,18 +38,23 @@ class DestructoLayout:
     left: float
     top: float
     cell_height: float
+    header_width: float = 0.0  # at least the board's width
 
     @classmethod
     def fit(cls, width: int, height: int, rows: int, columns: int) -> DestructoLayout:
         """The largest board (with its header and margins) that fits the widget, centred."""
         rows, columns = max(1, rows), max(1, columns)
         across = columns * ASPECT + 2 * MARGIN_ROWS
-        down = rows + HEADER_ROWS + 3 * MARGIN_ROWS
-        cell = max(MINIMUM_CELL_HEIGHT, min(width / across, height / down))
+        down = height / (rows + HEADER_ROWS + 3 * MARGIN_ROWS)
+        if down > HEADER_UNIT_MAX:  # the header stops growing: the board gets the rest
+            down = max(HEADER_UNIT_MAX, (height - HEADER_ROWS * HEADER_UNIT_MAX) / (rows + 3 * MARGIN_ROWS))
+        cell = max(MINIMUM_CELL_HEIGHT, min(width / across, down))
+        unit = min(cell, HEADER_UNIT_MAX)
         left = (width - columns * ASPECT * cell) / 2
-        block = (rows + HEADER_ROWS + MARGIN_ROWS) * cell  # the header, the gap under it, the board
-        top = max(MARGIN_ROWS * cell, (height - block) / 2) + (HEADER_ROWS + MARGIN_ROWS) * cell
-        return cls(rows, columns, left, top, cell)
+        header = HEADER_ROWS * unit + MARGIN_ROWS * cell  # the header and the gap under it
+        top = max(MARGIN_ROWS * cell, (height - header - rows * cell) / 2) + header
+        header_width = max(columns * ASPECT * cell, min(width - 2 * MARGIN_ROWS * cell, HEADER_WIDTH_UNITS * unit))
+        return cls(rows, columns, left, top, cell, header_width)
 
     # -- the board and its cells ------------------------------------------------------------------
     @property
@@ -93,11 +102,19 @@ class DestructoLayout:
         return round(self.top + row * self.cell_height)
 
     # -- the header -------------------------------------------------------------------------------
+    @property
+    def unit(self) -> float:
+        """The header's scale: the cell height, up to ``HEADER_UNIT_MAX``."""
+        return min(self.cell_height, HEADER_UNIT_MAX)
+
     def header_rect(self) -> QRectF:
-        """Above the board's frame, as wide as the board."""
-        height = HEADER_ROWS * self.cell_height
-        bottom = self.frame_rect().top() - 0.15 * self.cell_height
-        return QRectF(self.left, bottom - height, self.columns * self.cell_width, height)
+        """Above the board's frame, centred over it, as wide as the board or wider (a small
+        board's header keeps room for its words)."""
+        height = HEADER_ROWS * self.unit
+        bottom = self.frame_rect().top() - 0.15 * self.unit
+        board_width = self.columns * self.cell_width
+        width = max(board_width, self.header_width)
+        return QRectF(self.left + board_width / 2 - width / 2, bottom - height, width, height)
 
     def title_line(self) -> QRectF:
         """The header's first line: level, score, banked items."""
@@ -114,7 +131,7 @@ class DestructoLayout:
         """The banked item's icon at the right end of the first line (0 Shuffle, 1 Undo): a small
         boulder."""
         title = self.title_line()
-        height = min(0.8 * title.height(), 1.25 * self.cell_height)
+        height = min(0.8 * title.height(), 1.25 * self.unit)
         width = ASPECT * height
         space = 0.3 * width
         right = title.right() - (1 - slot) * (width + space)

@@ -568,7 +568,7 @@ def paint_badge(painter: QPainter, layout: DestructoLayout, cell: Cell, number: 
 def paint_points_tag(painter: QPainter, layout: DestructoLayout, cell: Cell, text: str) -> None:
     """A small tag with a group's points, above the cell the mouse is on."""
     rect = layout.cell_rect(*cell)
-    tag_font = font(max(10.0, 0.5 * layout.cell_height), bold=True)
+    tag_font = font(max(10.0, 0.5 * layout.unit), bold=True)
     metrics = QFontMetricsF(tag_font)
     width, height = metrics.horizontalAdvance(text) + 0.5 * metrics.height(), 1.25 * metrics.height()
     board = layout.board_rect()
@@ -589,12 +589,12 @@ def paint_board_message(painter: QPainter, layout: DestructoLayout, lines: tuple
     """Words in the middle of an empty board (a level's board is due)."""
     board = layout.board_rect()
     painter.setPen(QColor("#5a4c3d"))
-    painter.setFont(font(max(13.0, 0.9 * layout.cell_height), bold=True, serif=True))
+    painter.setFont(font(max(13.0, 0.9 * layout.unit), bold=True, serif=True))
     metrics = QFontMetricsF(painter.font())
     middle = board.center().y()
     painter.drawText(QRectF(board.left(), middle - 1.3 * metrics.height(), board.width(), 1.2 * metrics.height()),
                      Qt.AlignmentFlag.AlignCenter, lines[0])
-    painter.setFont(font(max(11.0, 0.5 * layout.cell_height)))
+    painter.setFont(font(max(11.0, 0.5 * layout.unit)))
     painter.drawText(QRectF(board.left() + 0.05 * board.width(), middle, 0.9 * board.width(), 0.4 * board.height()),
                      int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap),
                      lines[1])
@@ -623,7 +623,7 @@ def paint_header(painter: QPainter, layout: DestructoLayout, level_text: str, sc
     banked, dim otherwise), and ``message`` on the second line."""
     title = layout.title_line()
     items_left = layout.item_rect(0).left()
-    score_area = QRectF(title.left(), title.top(), items_left - title.left() - 0.3 * layout.cell_width,
+    score_area = QRectF(title.left(), title.top(), items_left - title.left() - 0.4 * layout.unit,
                         title.height())
     pixels = max(12.0, 0.6 * title.height())
     title_font = font(pixels, bold=True, serif=True)
