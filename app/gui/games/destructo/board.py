@@ -128,7 +128,7 @@ class DestructoBoard(BoardView):
     """The board, the header and the advisor's marks (see the module doc)."""
 
     preferred_cell = 34
-    minimum_cell = 14
+    minimum_cell = 18  # the compact layout's narrow window is this wide: boulders still readable
 
     def __init__(self, game: Game, parent: QWidget | None = None) -> None:
         super().__init__(game, parent)
@@ -152,7 +152,10 @@ class DestructoBoard(BoardView):
             self._candidates = []
             self._previewed = None
             self._fill, self._fill_order = {}, []
+        size = self.board_size()
         self.state = state
+        if self.board_size() != size:
+            self.updateGeometry()  # the size hints follow the level's board size
         self._update_targets()
         self._refresh_hover()
         self.update()
