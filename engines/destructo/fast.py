@@ -10,7 +10,8 @@ from engines.destructo.rules import Board, Boulder
 #: Power-up names to the kernel's codes and back.
 POWER_CODES = {rules.EXPLODE: kernel.EXPLODE, rules.WILD: kernel.WILD, rules.MORPH: kernel.MORPH,
                rules.OVERKILL: kernel.OVERKILL, rules.MULTIPLY: kernel.MULTIPLY, rules.TIMER: kernel.TIMER,
-               rules.FILL: kernel.FILL, rules.SHUFFLE: kernel.SHUFFLE, rules.UNDO: kernel.UNDO}
+               rules.FILL: kernel.FILL, rules.SHUFFLE: kernel.SHUFFLE, rules.UNDO: kernel.UNDO,
+               rules.INDESTRUCTIBLE: kernel.INDESTRUCTIBLE}
 assert set(POWER_CODES) == set(rules.POWER_UPS)
 POWER_NAMES = {code: name for name, code in POWER_CODES.items()}
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from engines.jit import kernel
 
-NO_POWER, EXPLODE, WILD, MORPH, OVERKILL, MULTIPLY, TIMER, FILL, SHUFFLE, UNDO = range(10)
+NO_POWER, EXPLODE, WILD, MORPH, OVERKILL, MULTIPLY, TIMER, FILL, SHUFFLE, UNDO, INDESTRUCTIBLE = range(11)
 COLOUR_BITS = 15
 POWER_SHIFT = 4
 GROUP_BONUS = np.array([0, 0, 0, 0, 0, 1, 1, 2, 3, 3, 4, 6, 7, 7, 8, 9], np.int64)

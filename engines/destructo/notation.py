@@ -4,7 +4,8 @@ A token is a colour letter (``g`` green, ``a`` grey, ``b`` blue, ``o`` orange, `
 black, ``r`` red, ``p`` purple, ``w`` white; any other lower-case letter is a colour too, for the
 levels whose palettes are unknown), followed by a power-up letter when the boulder carries one (``O``
 Overkill, ``M`` Multiplier, ``T`` Timer, ``F`` Fill, ``S`` Shuffle, ``U`` Undo); ``X`` is an Explode,
-``W`` a Wild, ``Z`` a Morph and ``.`` an empty cell::
+``W`` a Wild, ``Z`` a Morph, ``I`` an Indestructible boulder (an expired Timer's) and ``.`` an
+empty cell::
 
     g  g  a  bM
     o  X  a  a
@@ -15,8 +16,8 @@ from __future__ import annotations
 
 import re
 
-from engines.destructo.rules import (EXPLODE, FILL, MORPH, MULTIPLY, OVERKILL, SHUFFLE, TIMER, UNDO, WILD, Board,
-                                     Boulder)
+from engines.destructo.rules import (EXPLODE, FILL, INDESTRUCTIBLE, MORPH, MULTIPLY, OVERKILL, SHUFFLE, TIMER, UNDO,
+                                     WILD, Board, Boulder)
 from engines.destructo.state import FillRow, NewBoard, State
 from engines.destructo.state import parse_move as parse_click
 from engines.errors import NotationError
@@ -26,7 +27,7 @@ COLOUR_LETTERS = {"g": "green", "a": "grey", "b": "blue", "o": "orange", "y": "y
 LETTER_OF_COLOUR = {name: letter for letter, name in COLOUR_LETTERS.items()}
 POWER_LETTERS = {"O": OVERKILL, "M": MULTIPLY, "T": TIMER, "F": FILL, "S": SHUFFLE, "U": UNDO}
 LETTER_OF_POWER = {power: letter for letter, power in POWER_LETTERS.items()}
-COLOURLESS_TOKENS = {"X": EXPLODE, "W": WILD, "Z": MORPH}
+COLOURLESS_TOKENS = {"X": EXPLODE, "W": WILD, "Z": MORPH, "I": INDESTRUCTIBLE}
 TOKEN_OF_COLOURLESS = {power: token for token, power in COLOURLESS_TOKENS.items()}
 
 
@@ -47,7 +48,7 @@ def parse_cell(token: str) -> Boulder | None:
         return Boulder(None, COLOURLESS_TOKENS[token])
     letter, power = token[:1], token[1:]
     if len(letter) != 1 or not letter.islower() or not letter.isalpha():
-        raise NotationError("a cell is a colour letter (g a b o y k r p w ...), X, W, Z or '.'", token=token)
+        raise NotationError("a cell is a colour letter (g a b o y k r p w ...), X, W, Z, I or '.'", token=token)
     if power and power not in POWER_LETTERS:
         raise NotationError(f"after the colour comes a power-up letter ({' '.join(POWER_LETTERS)})", token=token)
     return Boulder(COLOUR_LETTERS.get(letter, letter), POWER_LETTERS.get(power) if power else None)

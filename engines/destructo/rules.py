@@ -18,10 +18,12 @@ GROUP_BONUS = {2: 0, 3: 0, 4: 0, 5: 1, 6: 1, 7: 2, 8: 3, 9: 3, 10: 4, 11: 6, 12:
 MULTIPLIER = 3
 
 #: Power-ups. Explode and Wild have no colour of their own; the others ride on a coloured carrier.
-EXPLODE, WILD, MORPH, OVERKILL, MULTIPLY, TIMER, FILL, SHUFFLE, UNDO = (
-    "explode", "wild", "morph", "overkill", "multiplier", "timer", "fill", "shuffle", "undo")
-POWER_UPS = (EXPLODE, WILD, MORPH, OVERKILL, MULTIPLY, TIMER, FILL, SHUFFLE, UNDO)
-COLOURLESS = (EXPLODE, WILD, MORPH)
+#: An Indestructible boulder (what an expired Timer leaves, spec 1.4) is kept with them: no colour,
+#: never in a group, removed only by an Explode. The game never deals it; it comes in entered boards.
+EXPLODE, WILD, MORPH, OVERKILL, MULTIPLY, TIMER, FILL, SHUFFLE, UNDO, INDESTRUCTIBLE = (
+    "explode", "wild", "morph", "overkill", "multiplier", "timer", "fill", "shuffle", "undo", "indestructible")
+POWER_UPS = (EXPLODE, WILD, MORPH, OVERKILL, MULTIPLY, TIMER, FILL, SHUFFLE, UNDO, INDESTRUCTIBLE)
+COLOURLESS = (EXPLODE, WILD, MORPH, INDESTRUCTIBLE)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -36,7 +38,7 @@ class Boulder:
         if self.power is not None and self.power not in POWER_UPS:
             raise ValueError(f"unknown power-up {self.power!r}; known: {', '.join(POWER_UPS)}")
         if (self.colour is None) != (self.power in COLOURLESS):
-            raise ValueError("Explode, Wild and Morph have no colour; every other boulder has one")
+            raise ValueError("Explode, Wild, Morph and Indestructible boulders have no colour; every other boulder has one")
 
     @property
     def matches_any(self) -> bool:
@@ -133,7 +135,9 @@ def removal(board: Board, row: int, column: int) -> tuple[frozenset[Cell], int]:
         return explode_cells(board, row, column), 0
     group = group_at(board, row, column)
     if len(group) < 2:
-        raise ValueError(f"the boulder at ({row}, {column}) has no neighbour of its colour")
+        reason = "is Indestructible: only an Explode removes it" if boulder.power == INDESTRUCTIBLE else \
+            "has no neighbour of its colour"
+        raise ValueError(f"the boulder at ({row}, {column}) {reason}")
     points = group_score(len(group))
     powers = [board[r][c].power for r, c in group]
     if MULTIPLY in powers:

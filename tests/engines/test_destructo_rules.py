@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from engines.destructo.rules import (EXPLODE, MULTIPLY, OVERKILL, WILD, Boulder, boulders_left, end_bonus, group_at,
+from engines.destructo.rules import (EXPLODE, INDESTRUCTIBLE, MULTIPLY, OVERKILL, WILD, Boulder, boulders_left, end_bonus, group_at,
                                      group_score, groups, level_over, remove, removal)
 
 LETTERS = {"g": "green", "r": "grey", "b": "blue", "o": "orange", "y": "yellow"}
@@ -116,10 +116,26 @@ def test_a_lonely_boulder_is_no_move():
         removal(board("g.", "gg"), 0, 1)
 
 
+def test_an_indestructible_boulder_goes_only_by_explode_and_counts_as_left():
+    from engines.destructo.notation import parse_board
+    from engines.destructo.fast import removal as compiled_removal
+
+    start = parse_board("g I g\ng X a\na a a")
+    assert start[0][1] == Boulder(None, INDESTRUCTIBLE)
+    with pytest.raises(ValueError, match="Indestructible: only an Explode removes it"):
+        removal(start, 0, 1)
+    assert group_at(start, 0, 0) == {(0, 0), (1, 0)}  # the greens do not join through it
+    cells, points = removal(start, 1, 1)  # the Explode takes it with the rest of its 3x3
+    assert (0, 1) in cells and points == 0
+    assert compiled_removal(start, 0, 1)[1] == -1 and compiled_removal(start, 1, 1)[0] == cells
+    stuck = parse_board("I g\na I")
+    assert level_over(stuck) and boulders_left(stuck) == 4
+
+
 def test_board_text_round_trips_every_kind_of_cell():
     from engines.destructo.notation import board_text, parse_board
 
-    text = "g  g  a  bM\no  X  a  aO\nyT W  Z  q"
+    text = "g  g  a  bM\no  X  a  aO\nyT W  Z  q\nI  gU gF gS"
     parsed = parse_board(text)
     assert parsed[0][3] == Boulder("blue", MULTIPLY) and parsed[1][1] == Boulder(None, EXPLODE)
     assert parsed[2][0].power == "timer" and parsed[2][3] == Boulder("q")  # an unnamed colour keeps its letter
