@@ -142,6 +142,7 @@ class DestructoBoard(BoardView):
         self._hover_cell: Cell | None = None
         self._targets: dict[Click, Target] = {}
         self._owners: dict[Cell, tuple[Click, ...]] = {}
+        self._items: dict[str, Any] = {}  # the banked items' legal moves, by their text
         self._fill: dict[int, str] = {}  # the Fill row being entered: column -> colour
         self._fill_order: list[int] = []
         self._update_targets()
@@ -167,6 +168,12 @@ class DestructoBoard(BoardView):
             for cell in ((move.row, move.column),) if target.explode else target.group:
                 owners.setdefault(cell, []).append(move)
         self._owners = {cell: tuple(moves) for cell, moves in owners.items()}
+        self._items = {}
+        if not (self.game.is_chance_node(self.state) or self.game.is_over(self.state)):
+            for move in self.game.legal_moves(self.state):
+                text = self.game.move_text(move)
+                if text in ITEMS:
+                    self._items[text] = move
 
     def board_size(self) -> tuple[int, int]:
         """(rows, columns) of the board shown: the level's size while its board is due."""
@@ -211,14 +218,7 @@ class DestructoBoard(BoardView):
 
     def item_moves(self) -> dict[str, Any]:
         """The banked items' moves that are legal now, by their text ("shuffle", "undo")."""
-        if self.game.is_chance_node(self.state) or self.game.is_over(self.state):
-            return {}
-        found = {}
-        for move in self.game.legal_moves(self.state):
-            text = self.game.move_text(move)
-            if text in ITEMS:
-                found[text] = move
-        return found
+        return dict(self._items)
 
     # -- advice -----------------------------------------------------------------------------------
     def show_advice(self, candidates) -> None:
