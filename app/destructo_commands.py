@@ -96,15 +96,15 @@ def advise(game, args) -> int:
     if state.due is not None:
         return fail(f"a chance step is due ({state.due}): enter the board first (board:..., fill:...)", args.json,
                     game.short_name)
-    width = args.width or 200
     began = time.perf_counter()
-    candidates = rank(state, args.limit, width=width)
+    candidates = rank(state, args.limit, width=args.width, budget_ms=args.ms or 400.0)
     milliseconds = (time.perf_counter() - began) * 1000.0
     if args.json:
         print(json.dumps({
             "game": game.short_name,
             "board": game.board_text(state),
-            "width": width,
+            "width": args.width,
+            "budget_ms": None if args.width else args.ms or 400.0,
             "milliseconds": round(milliseconds, 1),
             "candidates": [
                 {"move": str(c.move), "points": c.points, "cells": sorted(list(cell) for cell in c.cells),
@@ -115,7 +115,8 @@ def advise(game, args) -> int:
         }))
         return 0
     print(game.board_text(state))
-    print(f"beam width {width}, {milliseconds:.0f} ms")
+    setting = f"beam width {args.width}" if args.width else f"beam fitted to {args.ms or 400:g} ms"
+    print(f"{setting}, took {milliseconds:.0f} ms")
     for number, c in enumerate(candidates, start=1):
         print(f"{number:>2}. {str(c.move):<6} {c.score:>7.0f}  {c.explanation}")
     return 0

@@ -13,7 +13,7 @@ def add_budget_options(parser) -> None:
                              "Destruct-o-Match: Irpan's search depth (default 3)")
     parser.add_argument("--ms", type=float, default=None,
                         help="2048: time budget per move in milliseconds (deepens while it fits); "
-                             "Destruct-o-Match: the planner's budget a click (default 150)")
+                             "Destruct-o-Match: the planner's budget a click (default 150 in play, 400 in advise)")
     parser.add_argument("--threads", type=int, default=2, help="2048, 1010: search threads (default 2)")
 
 

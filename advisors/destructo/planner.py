@@ -17,6 +17,19 @@ from engines.destructo.rules import Board
 from engines.destructo.state import Click, State
 
 MIN_WIDTH, MAX_WIDTH = 4, 5000
+#: Seconds a search takes per unit of width x depth of the line x boulders on the board, about,
+#: on the 2-core machines Kibitz is measured on; every planner search corrects it for its game.
+SECONDS_PER_UNIT = 2.5e-7
+
+
+def fitted_width(budget_seconds: float, depth: int, boulders: int, seconds_per_unit: float = SECONDS_PER_UNIT) -> int:
+    """The beam width a search of a line ``depth`` clicks long on ``boulders`` boulders can
+    afford in ``budget_seconds``."""
+    return int(np.clip(budget_seconds / (seconds_per_unit * max(depth, 1) * max(boulders, 1)), MIN_WIDTH, MAX_WIDTH))
+
+
+def boulders_on(board: Board) -> int:
+    return sum(cell is not None for row in board for cell in row)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -73,7 +86,7 @@ class LevelPlanner:
         self.budget = budget_ms / 1000.0
         self.fixed_width = width
         self._remembered: tuple[Board, Plan] | None = None
-        self._seconds_per_unit = 2.5e-7  # a first guess, corrected by every search
+        self._seconds_per_unit = SECONDS_PER_UNIT
 
     def forget(self) -> None:
         self._remembered = None
@@ -81,14 +94,13 @@ class LevelPlanner:
     def _width(self, depth: int, boulders: int) -> int:
         if self.fixed_width is not None:
             return self.fixed_width
-        return int(np.clip(self.budget / (self._seconds_per_unit * max(depth, 1) * max(boulders, 1)), MIN_WIDTH,
-                           MAX_WIDTH))
+        return fitted_width(self.budget, depth, boulders, self._seconds_per_unit)
 
     def plan(self, state: State) -> Plan | None:
         """The best line from ``state``'s board: this search's or the remembered one."""
         board = state.board
         remembered = self._remembered[1] if self._remembered and self._remembered[0] == board else None
-        boulders = sum(cell is not None for row in board for cell in row)
+        boulders = boulders_on(board)
         depth = len(remembered.clicks) if remembered else max(boulders // 5, 1)
         width = self._width(depth, boulders)
         found = search(board, width)

@@ -23,12 +23,17 @@ class DestructoCandidate(Candidate):
     size: int = 0
 
 
-def rank(state: State, limit: int | None = None, width: int = 200, per_first: int = 2) -> list[DestructoCandidate]:
-    """Every click best first, valued by the level planner's beam search of ``width`` that also
-    keeps ``per_first`` lines through each first click, so every click's value is a line to the
-    end of the level; Explodes and groups alike. Nothing at a chance step or after the game."""
+def rank(state: State, limit: int | None = None, width: int | None = None, budget_ms: float = 400.0,
+         per_first: int = 2) -> list[DestructoCandidate]:
+    """Every click best first, valued by the level planner's beam search (``width``, or the width
+    that fits about ``budget_ms``) that also keeps ``per_first`` lines through each first click,
+    so every click's value is a line to the end of the level; Explodes and groups alike. Nothing
+    at a chance step or after the game."""
     if state.due is not None or state.finished:
         return []
+    if width is None:
+        boulders = planner.boulders_on(state.board)
+        width = planner.fitted_width(budget_ms / 1000.0, max(boulders // 5, 1), boulders)
     found = planner.search(state.board, width, per_first)
     scored = []
     for click, plan in found.by_first.items():
