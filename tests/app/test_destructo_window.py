@@ -195,15 +195,7 @@ def test_the_banked_shuffle_by_key_and_by_its_icon_and_n_draws_its_colours(qtbot
     assert window.tree.current.move == UseShuffle() and window.tree.current.move_number == 1
 
 
-def _engine_has_undo() -> bool:
-    try:
-        GAME.parse_move("undo")
-    except ValueError:
-        return False
-    return True
 
-
-@pytest.mark.skipif(not _engine_has_undo(), reason="the engine has no Undo move yet")
 def test_u_spends_the_banked_undo_and_the_points_stay(qtbot, window):
     assert window.paste_position("level 4 · score 300 · shuffle 0 · undo 1\n" + BRIDGE)
     board = window.board
@@ -364,3 +356,15 @@ def test_the_level_due_and_game_over_screens_paint(qtbot):
     board.show_position(State(parse_board("a g"), level=10, score=2687, due=None, finished=True))
     assert board.header_texts()[2] == "Game over: final score 2,687"
     assert not board.grab().isNull()
+
+
+def test_an_indestructible_boulder_is_black_and_only_an_explode_takes_it(qtbot, window):
+    assert window.paste_position("level 7 · score 900 · shuffle 0 · undo 0\ng I g\ng X a\na a a")
+    board = window.board
+    image = board.grab().toImage()
+    dark = _patch_colour(image, board.board_layout().cell_rect(0, 1))
+    assert max(dark) < 90  # black stone (the skull's bone is only its middle)
+    click_cell(qtbot, window, 0, 1)
+    assert window.tree.current.is_root and "Indestructible: only an Explode removes it" in window.message_text()
+    click_cell(qtbot, window, 1, 1)  # the Explode's 3x3 is the whole board: no points, nothing left, bonus 100
+    assert window.tree.current.move == Click(1, 1) and window.state.score == 1000 and window.state.level == 8

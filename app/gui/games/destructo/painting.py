@@ -36,7 +36,8 @@ from PySide6.QtGui import (
 from app.gui.cell_outline import outline_edges
 from app.gui.games.destructo.advice import BEST_RGB
 from app.gui.games.destructo.layout import DestructoLayout
-from engines.destructo.rules import EXPLODE, FILL, MORPH, MULTIPLY, OVERKILL, SHUFFLE, TIMER, UNDO, WILD, Boulder
+from engines.destructo.rules import (EXPLODE, FILL, INDESTRUCTIBLE, MORPH, MULTIPLY, OVERKILL, SHUFFLE, TIMER, UNDO, WILD,
+                                     Boulder)
 
 Cell = tuple[int, int]
 
@@ -81,6 +82,9 @@ UI_FONT_FAMILIES = ["Helvetica Neue", "Arial", "DejaVu Sans", "sans-serif"]
 ICON_SHARES = {EXPLODE: 0.95, WILD: 0.92, MORPH: 0.86, OVERKILL: 0.95, TIMER: 0.8}
 
 RAINBOW = ("#e53935", "#fb8c00", "#fdd835", "#43a047", "#1e88e5", "#8e24aa")
+
+
+INDESTRUCTIBLE_STONE = "#1e1e22"
 
 
 def stone_colour(name: str | None) -> QColor:
@@ -146,8 +150,9 @@ def texture_variant(row: int, column: int) -> int:
 
 
 def paint_boulder(painter: QPainter, rect: QRectF, boulder: Boulder, variant: int = 0) -> None:
-    """One boulder: its stone, then its power-up's icon."""
-    paint_stone(painter, rect, stone_colour(boulder.colour), f"{boulder.colour or 'dark'}-{variant}")
+    """One boulder: its stone, then its power-up's icon (an Indestructible one is black)."""
+    base = QColor(INDESTRUCTIBLE_STONE) if boulder.power == INDESTRUCTIBLE else stone_colour(boulder.colour)
+    paint_stone(painter, rect, base, f"{boulder.colour or 'dark'}-{variant}")
     if boulder.power is not None:
         paint_power(painter, rect, boulder.power)
 
@@ -262,7 +267,7 @@ def paint_power(painter: QPainter, rect: QRectF, power: str) -> None:
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     {EXPLODE: _paint_explode, WILD: _paint_wild, MORPH: _paint_morph, OVERKILL: _paint_overkill,
      MULTIPLY: _paint_multiplier, TIMER: _paint_timer, FILL: _paint_fill, SHUFFLE: _paint_shuffle,
-     UNDO: _paint_undo}[power](painter, box, rect)
+     UNDO: _paint_undo, INDESTRUCTIBLE: _paint_skull}[power](painter, box, rect)
     painter.restore()
 
 
@@ -468,6 +473,26 @@ def _paint_undo(painter: QPainter, box: QRectF, rect: QRectF) -> None:
     painter.drawPath(path)
     start = path.pointAtPercent(0.0)
     _arrow_head(painter, QPointF(start.x(), start.y() + 0.2 * s), math.pi / 2, 0.3 * s, colour)
+
+
+def _paint_skull(painter: QPainter, box: QRectF, rect: QRectF) -> None:
+    """Skull and crossbones, bone white on the black stone."""
+    s = box.width()
+    bone = QColor("#ece7da")
+    painter.setPen(QPen(bone, max(1.2, 0.1 * s), Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+    painter.drawLine(QPointF(box.left() + 0.15 * s, box.top() + 0.62 * s), QPointF(box.right() - 0.15 * s,
+                                                                                    box.bottom() - 0.05 * s))
+    painter.drawLine(QPointF(box.right() - 0.15 * s, box.top() + 0.62 * s), QPointF(box.left() + 0.15 * s,
+                                                                                     box.bottom() - 0.05 * s))
+    painter.setPen(QPen(OUTLINE, max(1.0, 0.04 * s)))
+    painter.setBrush(bone)
+    painter.drawEllipse(QRectF(box.left() + 0.25 * s, box.top() + 0.05 * s, 0.5 * s, 0.48 * s))
+    painter.drawRoundedRect(QRectF(box.left() + 0.36 * s, box.top() + 0.42 * s, 0.28 * s, 0.2 * s), 0.04 * s,
+                            0.04 * s)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QColor("#1b1b1b"))
+    for x in (0.37, 0.53):
+        painter.drawEllipse(QRectF(box.left() + x * s, box.top() + 0.22 * s, 0.11 * s, 0.12 * s))
 
 
 # -- the board -------------------------------------------------------------------------------------
