@@ -17,16 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 from engines.destructo.kernel import COLOUR_BITS, EXPLODE, MORPH, MULTIPLY, OVERKILL, POWER_SHIFT, WILD
+from engines.destructo.kernel import group_score as _group_score
 from engines.jit import kernel
-
-GROUP_BONUS = np.array([0, 0, 0, 0, 0, 1, 1, 2, 3, 3, 4, 6, 7, 7, 8, 9], np.int64)
-
-
-@kernel
-def _group_score(size):
-    if size >= 16:
-        return 2 * size
-    return size + GROUP_BONUS[size]
 
 
 @kernel

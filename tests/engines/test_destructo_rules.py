@@ -109,6 +109,25 @@ def test_a_wild_joins_either_colour_and_belongs_to_both_groups():
     assert len(groups(start)) == 3
 
 
+def test_a_morph_is_planned_as_a_wild():
+    from engines.destructo.notation import parse_board
+
+    start = parse_board("g Z a\nb b b")  # spec 1.5: the Morph joins whatever colour is clicked
+    assert group_at(start, 0, 0) == {(0, 0), (0, 1)}
+    assert group_at(start, 0, 2) == {(0, 1), (0, 2)}
+    assert group_at(start, 1, 1) == {(0, 1), (1, 0), (1, 1), (1, 2)}
+    assert removal(start, 0, 2) == ({(0, 1), (0, 2)}, 2)
+
+
+def test_a_timer_goes_with_its_group_like_any_boulder_of_its_colour():
+    from engines.destructo.notation import parse_board
+
+    start = parse_board("gT g a\nb a a")  # the player clears the Timer first (spec 1.4)
+    cells, points = removal(start, 0, 1)
+    assert cells == {(0, 0), (0, 1)} and points == 2
+    assert remove(start, cells) == parse_board(". . a\nb a a")
+
+
 def test_a_lonely_boulder_is_no_move():
     with pytest.raises(ValueError, match="no neighbour of its colour"):
         removal(board("gr", "rg"), 0, 0)
