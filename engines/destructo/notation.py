@@ -116,7 +116,10 @@ _HEADER_PART = re.compile(r"level (\d+)|score (\d+)|shuffle ([01])|undo ([01])|d
 
 
 def parse_state(text: str, source: str | None = None, first_line: int = 1) -> State:
-    """A position's text (see :func:`state_text`); a text of rows alone is a level-1 board in play."""
+    """A position's text (see :func:`state_text`); a text of rows alone is a level-1 board in play.
+    On one line, ``/`` separates the rows (and the header): ``a g g/g a a``."""
+    if "\n" not in text.strip() and "/" in text:
+        text = text.replace("/", "\n")
     lines = [(number, line) for number, line in enumerate(text.splitlines(), start=first_line) if line.strip()]
     if not lines:
         raise NotationError("empty position", source=source, line=first_line)

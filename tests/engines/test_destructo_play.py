@@ -69,6 +69,13 @@ def test_the_banked_undo_takes_back_a_plain_click_and_keeps_its_points():
         play(undone, UseUndo())
 
 
+def test_a_position_fits_on_one_line_with_slashes_between_rows():
+    state = GAME.parse_board("level 2 · score 30 · shuffle 1 · undo 0 / a g g / g a aM")
+    assert (state.level, state.score, state.shuffles, state.due) == (2, 30, 1, None)
+    assert state.board == parse_board("a g g\ng a aM")
+    assert GAME.parse_board("a g g/g a a").board == parse_board("a g g\ng a a")
+
+
 def test_a_click_with_a_power_up_in_it_cannot_be_undone():
     state = started("gM g a\na b b\na o o", undos=1)
     step = play(state, Click(0, 0))  # 2 boulders x3
