@@ -2,7 +2,8 @@
 
 Plays full ten-level games from seeds 1..N (levels, power-ups and Fill rows dealt from the seed,
 the same deals for every player) with Irpan's published search (depth 3, expand 6) and with the
-level planner (beam search to the end of the level, ``--ms`` a click), and prints mean, spread and
+level planner (beam search to the end of the level, ``--ms`` a click; it spends a banked Undo after
+a big click, ``planner-no-undo`` does not), and prints mean, spread and
 seconds per click beside the published figures. ``--jobs 2`` plays two games at once, each in
 its own process on its own core (the search itself is single-threaded).
 
@@ -35,11 +36,14 @@ ANCHORS = (
 )
 
 
+PLAYERS = ("irpan", "planner", "planner-no-undo")
+
+
 def _play(job: tuple[str, int, float]) -> dict:
     from advisors.destructo.selfplay import irpan_player, play_game, planner_player
 
     player, seed, budget = job
-    chooser = irpan_player(3, 6) if player == "irpan" else planner_player(budget)
+    chooser = irpan_player(3, 6) if player == "irpan" else planner_player(budget, use_undo=player == "planner")
     record = play_game(seed, chooser)
     return {"player": player, **record.as_json()}
 
@@ -78,11 +82,15 @@ def print_table(games: list[dict], budget: float | None) -> None:
     rows = []
     irpan = [g for g in games if g["player"] == "irpan"]
     ours = [g for g in games if g["player"] == "planner"]
+    no_undo = [g for g in games if g["player"] == "planner-no-undo"]
     if irpan:
         rows.append(_row("Kibitz: Irpan's search D3E6", irpan))
+    if no_undo:
+        rows.append(_row(f"Kibitz: level planner, no Undo{f', {budget:g} ms' if budget else ''}", no_undo))
     if ours:
         rows.append(_row(f"Kibitz: level planner{f', {budget:g} ms' if budget else ''}", ours))
     rows.extend(ANCHORS)
+    print()
     widths = [max(len(row[i]) for row in rows + [header]) for i in range(4)]
     line = "| " + " | ".join(f"{{:<{w}}}" for w in widths) + " |"
     print(line.format(*header))
@@ -90,11 +98,12 @@ def print_table(games: list[dict], budget: float | None) -> None:
     for row in rows:
         print(line.format(*row))
     both = {g["seed"]: g["score"] for g in irpan}
-    pairs = [(g["score"], both[g["seed"]]) for g in ours if g["seed"] in both]
-    if pairs:
-        wins = sum(a > b for a, b in pairs)
-        gain = sum(a - b for a, b in pairs) / len(pairs)
-        print(f"\nsame deals: the planner beats D3E6 in {wins} of {len(pairs)} games, by {gain:+,.1f} points on average")
+    for name, player in (("the planner without Undo", no_undo), ("the planner", ours)):
+        pairs = [(g["score"], both[g["seed"]]) for g in player if g["seed"] in both]
+        if pairs:
+            wins = sum(a > b for a, b in pairs)
+            gain = sum(a - b for a, b in pairs) / len(pairs)
+            print(f"same deals: {name} beats D3E6 in {wins} of {len(pairs)} games, by {gain:+,.1f} points on average")
 
 
 def main() -> None:
@@ -102,7 +111,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=30, help="games per player, seeds 1..N (default 30)")
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--ms", type=float, default=150.0, help="the planner's budget a click (default 150)")
-    parser.add_argument("--players", default="irpan,planner", help="which players, comma-separated (irpan, planner)")
+    parser.add_argument("--players", default="irpan,planner",
+                        help="which players, comma-separated: irpan (D3E6), planner, planner-no-undo (the planner "
+                             "without spending the banked Undo)")
     parser.add_argument("--jobs", type=int, default=2, help="games at once, one process each (default 2)")
     parser.add_argument("--log", type=Path, default=None, help="append each game to this JSON-lines file")
     parser.add_argument("--table", type=Path, default=None, help="print the table of a --log file and stop")
@@ -111,8 +122,8 @@ def main() -> None:
         print_table(read_log(args.table), None)
         return
     players = [p.strip() for p in args.players.split(",") if p.strip()]
-    if not players or any(p not in ("irpan", "planner") for p in players):
-        parser.error("--players takes irpan and/or planner")
+    if not players or any(p not in PLAYERS for p in players):
+        parser.error(f"--players takes {', '.join(PLAYERS)}")
     print(f"# Destruct-o-Match benchmark: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
           f"{args.jobs} games at once, {args.games} games a player, planner {args.ms:g} ms a click", flush=True)
     jobs = [(player, seed, args.ms) for player in players

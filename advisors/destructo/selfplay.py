@@ -1,8 +1,9 @@
 """Whole ten-level games played by an advisor, boards and Fill rows dealt from a seed.
 
 Two players: Irpan's pruned search (the published baseline, spec 3.1) and the level planner
-(:mod:`advisors.destructo.planner`). Neither uses the banked Shuffle or Undo (Irpan used them by
-hand); a Fill's row is dealt when its group goes and the plan is made again.
+(:mod:`advisors.destructo.planner`), which also spends a banked Undo after a big click (Irpan did
+that by hand). Neither uses the Shuffle; a Fill's row is dealt when its group goes and the plan is
+made again.
 """
 
 from __future__ import annotations
@@ -46,8 +47,9 @@ def irpan_player(depth: int = 3, expand: int = 6) -> Callable[[], Chooser]:
     return lambda: (lambda state: best_click(state, depth, expand))
 
 
-def planner_player(budget_ms: float = 150.0, width: int | None = None) -> Callable[[], Chooser]:
-    return lambda: LevelPlanner(budget_ms, width).choose
+def planner_player(budget_ms: float = 150.0, width: int | None = None, use_undo: bool = True
+                   ) -> Callable[[], Chooser]:
+    return lambda: LevelPlanner(budget_ms, width, use_undo).choose
 
 
 def play_game(seed: int, player: Callable[[], Chooser] | None = None, depth: int = 3,

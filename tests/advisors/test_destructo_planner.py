@@ -67,3 +67,19 @@ def test_a_plan_replayed_through_the_rules_scores_its_total(seed, level):
 
 def test_nothing_to_rank_while_a_board_is_due():
     assert rank(State()) == []
+
+
+def test_a_banked_undo_replays_a_big_click_for_its_points_again():
+    # 19 greens (2 x 19 = 38 points) hold the two oranges apart; after them the oranges meet (2)
+    # and four singles are left (bonus 60). The HTML5 Undo keeps the undone click's points
+    # (spec 1.4): greens, undo, greens again, oranges = 38 + 38 + 2 + 60.
+    state = State(board=parse_board("o g g g g\ng g g g g\ng g g g g\ng g g g g\no a b a b"), due=None, undos=1)
+    planner = LevelPlanner(width=8)
+    moves = []
+    while state.due is None:
+        move = planner.choose(state)
+        moves.append(GAME.move_text(move))
+        state = GAME.play(state, move).state
+    assert moves == ["0,1", "undo", "0,1", "3,0"] and state.score == 138
+    without = State(board=parse_board("o g g g g\ng g g g g\ng g g g g\ng g g g g\no a b a b"), due=None, undos=1)
+    assert LevelPlanner(width=8, use_undo=False).choose(GAME.play(without, Click(0, 1)).state) == Click(3, 0)
