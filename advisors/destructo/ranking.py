@@ -6,7 +6,7 @@ import dataclasses
 
 from advisors.candidate import Candidate
 from advisors.destructo import planner
-from engines.destructo import State
+from engines.destructo import Click, State, UseUndo
 from engines.destructo.rules import EXPLODE, removal
 
 
@@ -27,8 +27,9 @@ def rank(state: State, limit: int | None = None, width: int | None = None, budge
          per_first: int = 2) -> list[DestructoCandidate]:
     """Every click best first, valued by the level planner's beam search (``width``, or the width
     that fits about ``budget_ms``) that also keeps ``per_first`` lines through each first click,
-    so every click's value is a line to the end of the level; Explodes and groups alike. Nothing
-    at a chance step or after the game."""
+    so every click's value is a line to the end of the level; Explodes and groups alike; with an
+    Undo to spend, the undo too, valued by the best line from the board it returns to. Nothing at
+    a chance step or after the game."""
     if state.due is not None or state.finished:
         return []
     if width is None:
@@ -39,10 +40,23 @@ def rank(state: State, limit: int | None = None, width: int | None = None, budge
     for click, plan in found.by_first.items():
         cells, points = removal(state.board, click.row, click.column)
         scored.append((plan.total, click, cells, points, plan))
-    scored.sort(key=lambda item: (-item[0], item[1]))
+    if state.can_undo:  # the board before the last click, valued the same way (its points are kept)
+        again = planner.search(state.undo_board, width).best
+        scored.append((again.total, UseUndo(), frozenset(), 0, again))
+    scored.sort(key=lambda item: (-item[0], isinstance(item[1], UseUndo), item[1] if isinstance(item[1], Click)
+                                  else Click(-1, -1)))
     best = scored[0][0] if scored else 0.0
+    playing_on = max((item[0] for item in scored if isinstance(item[1], Click)), default=0.0)
     candidates = []
     for value, click, cells, points, plan in scored[:limit]:
+        if isinstance(click, UseUndo):
+            gain = value - playing_on
+            candidates.append(DestructoCandidate(
+                move=click, score=value, loss=best - value, principal_variation=(click,) + plan.clicks,
+                explanation=(f"Undo: the board before the last click comes back and its points stay; the best line "
+                             f"from there is worth {value:.0f}, {abs(gain):.0f} {'more' if gain >= 0 else 'less'} "
+                             "than playing on (keeping the Undo for a bigger click may pay more)")))
+            continue
         explode = state.board[click.row][click.column].power == EXPLODE
         what = (f"Explode: {len(cells)} boulders, no points" if explode
                 else f"{len(cells)} boulders for {points} point{'' if points == 1 else 's'}")

@@ -83,3 +83,13 @@ def test_a_banked_undo_replays_a_big_click_for_its_points_again():
     assert moves == ["0,1", "undo", "0,1", "3,0"] and state.score == 138
     without = State(board=parse_board("o g g g g\ng g g g g\ng g g g g\ng g g g g\no a b a b"), due=None, undos=1)
     assert LevelPlanner(width=8, use_undo=False).choose(GAME.play(without, Click(0, 1)).state) == Click(3, 0)
+
+
+def test_rank_values_the_banked_undo_by_the_board_it_returns_to():
+    start = State(board=parse_board("o g g g g\ng g g g g\ng g g g g\ng g g g g\no a b a b"), due=None, undos=1)
+    after = GAME.play(start, Click(0, 1)).state  # 38 points; the oranges now touch
+    candidates = rank(after)
+    assert [GAME.move_text(c.move) for c in candidates] == ["undo", "3,0"]
+    undo, oranges = candidates
+    assert undo.score == 38 + 2 + 60 and oranges.score == 2 + 60 and oranges.loss == 38
+    assert "38 more than playing on" in undo.explanation and undo.cells == frozenset()

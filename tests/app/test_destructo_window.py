@@ -204,6 +204,14 @@ def test_u_spends_the_banked_undo_and_the_points_stay(qtbot, window):
     click_cell(qtbot, window, 2, 3)  # the right block: s(8) = 11
     assert window.state.score == 311
     assert "U: Undo" in board.header_texts()[2]
+    # the advisor ranks the Undo by the board it returns to: blue 4, then the 17 greens 34, bonus
+    # 100 = 138; playing on, the best is blue 4, the lone green joins the left block (9: 12),
+    # bonus 100 = 116
+    qtbot.waitUntil(lambda: not window.rank_pending(), timeout=RANK_TIMEOUT)
+    panel = window.advisor_panel
+    assert GAME.move_text(panel.moves()[0]) == "undo" and panel.row_texts(0)[1] == "undo"
+    assert [c.score for c in panel.candidates()[:2]] == [138, 116]
+    assert "22 more than playing on" in panel.candidates()[0].explanation
     key(qtbot, window, Qt.Key.Key_U)
     assert GAME.move_text(window.tree.current.move) == "undo"
     # spec 1.4: the board comes back, the HTML5 game keeps the undone click's points

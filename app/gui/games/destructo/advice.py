@@ -11,7 +11,7 @@ from typing import Any
 
 import advisors.destructo
 from app.gui.games import CandidateColumn
-from engines.destructo.state import State
+from engines.destructo.state import Click, State
 
 #: (r, g, b) of the best candidate's row: the board's outline of the best group.
 BEST_RGB = (0, 229, 255)
@@ -26,8 +26,9 @@ def rank(state: State, limit: int | None = None) -> list[Any]:
 
 
 def is_explode(candidate: Any) -> bool:
-    """An Explode scores nothing; every group scores at least 2 (spec 1.2)."""
-    return candidate.points == 0
+    """An Explode scores nothing; every group scores at least 2 (spec 1.2). (The banked Undo,
+    ranked too, is no click.)"""
+    return isinstance(candidate.move, Click) and candidate.points == 0
 
 
 def candidate_label(candidate: Any) -> str:
@@ -61,10 +62,12 @@ def full_line(candidate: Any) -> str:
 
 
 def boulders_text(candidate: Any) -> str:
-    return str(candidate.size)
+    return str(candidate.size) if isinstance(candidate.move, Click) else ""
 
 
 def points_text(candidate: Any) -> str:
+    if not isinstance(candidate.move, Click):
+        return ""  # the Undo: no points of its own, the undone click's stay
     return "—" if is_explode(candidate) else str(candidate.points)
 
 
