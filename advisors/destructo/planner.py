@@ -20,6 +20,8 @@ MIN_WIDTH, MAX_WIDTH = 4, 5000
 #: Seconds a search takes per unit of width x depth of the line x boulders on the board, about,
 #: on the 2-core machines Kibitz is measured on; every planner search corrects it for its game.
 SECONDS_PER_UNIT = 2.5e-7
+#: Searches shorter than this do not correct the rate.
+MEASURABLE_SECONDS = 0.02
 
 
 #: HTML5 keeps an undone click's points (spec 1.4), so a banked Undo spent right after a big click
@@ -113,7 +115,8 @@ class LevelPlanner:
         depth = len(remembered.clicks) if remembered else max(boulders // 5, 1)
         width = self._width(depth, boulders)
         found = search(board, width)
-        if found.best.clicks:
+        if found.best.clicks and found.seconds >= MEASURABLE_SECONDS and width < MAX_WIDTH:
+            # a level's last clicks take microseconds whatever the width: too short to fit a rate to
             self._seconds_per_unit = found.seconds / (width * len(found.best.clicks) * boulders)
         best = found.best
         if remembered is not None and remembered.total >= best.total:
