@@ -612,11 +612,16 @@ class MainWindow(QMainWindow):
         self.show_message("Position copied", TURN_MESSAGE_MILLISECONDS)
 
     def paste_position(self, text: str | None = None) -> bool:
-        """Start a new analysis from the position in ``text`` (the clipboard's text by default).
-        Text that is not a position opens a message box with the parser's precise error;
-        nothing changes."""
+        """Start a new analysis from the position in ``text`` (the clipboard's text by default);
+        while a chance step is due, text that is its outcome (the game's ``pasted_outcome``) is
+        played as a move instead. Text that is not a position opens a message box with the
+        parser's precise error; nothing changes."""
         if text is None:
             text = QGuiApplication.clipboard().text()
+        if self.ui.pasted_outcome is not None and self.game.is_chance_node(self.state):
+            outcome = self.ui.pasted_outcome(self.game, self.state, text)
+            if outcome is not None:
+                return self.play(outcome)
         try:
             state = self.game.parse_board(text)
         except ValueError as error:

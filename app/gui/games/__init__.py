@@ -63,7 +63,10 @@ class GameUi:
     - ``board_help``: the board's own keys and mouse gestures, (keys, what they do), for the "?"
       window;
     - ``rank_off_thread``: the advisor takes long enough (tens of milliseconds or more) that the
-      window runs it in a worker and shows its candidates when they come.
+      window runs it in a worker and shows its candidates when they come;
+    - ``pasted_outcome(game, state, text)``: while a chance step is due, the outcome a pasted text
+      stands for (a level's board read off the real game), played as a move of the tree; None
+      when the text is no such outcome (it is then pasted as a new position).
     """
 
     make_board: Callable[[Game, QWidget | None], BoardView] = PlaceholderBoard
@@ -82,6 +85,7 @@ class GameUi:
     search_jobs: Any = None
     board_help: tuple[tuple[str, str], ...] = ()
     rank_off_thread: bool = False
+    pasted_outcome: Callable[[Game, Any, str], Any] | None = None
 
 
 def ui_for(short_name: str) -> GameUi:

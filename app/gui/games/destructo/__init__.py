@@ -8,6 +8,7 @@ from __future__ import annotations
 from app.gui.games import GameUi
 from app.gui.games.destructo import advice
 from app.gui.games.destructo.board import KEY_HELP, MOUSE_HELP, DestructoBoard
+from app.gui.games.destructo.outcomes import pasted_outcome
 from app.gui.games.destructo.text import describe, summarize_turn
 
 UI = GameUi(
@@ -15,7 +16,7 @@ UI = GameUi(
     describe=describe,
     summarize_turn=summarize_turn,
     rank=advice.rank,
-    advisor_name="line search",
+    advisor_name="level planner (beam search to the end of the level)",
     score_header="Line value",
     score_decimals=0,
     candidate_columns=advice.COLUMNS,
@@ -24,6 +25,7 @@ UI = GameUi(
     move_noun="click",
     board_help=MOUSE_HELP + KEY_HELP,
     rank_off_thread=True,
+    pasted_outcome=pasted_outcome,
 )
 
 __all__ = ["UI", "DestructoBoard"]
