@@ -17,11 +17,20 @@ from engines.destructo.rules import Board
 from engines.destructo.state import Click, State, UseUndo
 
 MIN_WIDTH, MAX_WIDTH = 4, 5000
-#: Seconds a search takes per unit of width x depth of the line x boulders on the board, about,
-#: on the 2-core machines Kibitz is measured on; every planner search corrects it for its game.
-SECONDS_PER_UNIT = 2.5e-7
-#: Searches shorter than this do not correct the rate.
+#: Seconds a search takes per unit of width x depth of the line x boulders on the board x cells of
+#: the board, about, on the 2-core machines Kibitz is measured on (a board's cost is a pass over
+#: its cells; the boards a layer makes grow with its boulders); each planner corrects it.
+SECONDS_PER_UNIT = 1.5e-9
+#: Only searches this long, on a board at least this full, correct the rate: a level's last clicks
+#: take microseconds whatever the width, and a sparse board makes far fewer boards per boulder.
 MEASURABLE_SECONDS = 0.02
+#: A board with no line remembered (a level's start, after a Fill or a Shuffle) gets this many
+#: clicks' budgets (the line it finds is followed; later searches only improve on it), the other
+#: clicks this share of one, so that a level's clicks take about the budget on average (measured:
+#: 146-150 ms a click over whole games with a budget of 150 ms; the opening searches take 3-5 s).
+OPENING_SHARE = 10
+ORDINARY_SHARE = 0.8
+MEASURABLE_FULLNESS = 0.5
 
 
 #: HTML5 keeps an undone click's points (spec 1.4), so a banked Undo spent right after a big click
@@ -31,10 +40,11 @@ UNDO_BAR = {9: 20, 10: 12}
 UNDO_BAR_EARLY = 30
 
 
-def fitted_width(budget_seconds: float, depth: int, boulders: int, seconds_per_unit: float = SECONDS_PER_UNIT) -> int:
-    """The beam width a search of a line ``depth`` clicks long on ``boulders`` boulders can
-    afford in ``budget_seconds``."""
-    return int(np.clip(budget_seconds / (seconds_per_unit * max(depth, 1) * max(boulders, 1)), MIN_WIDTH, MAX_WIDTH))
+def fitted_width(budget_seconds: float, depth: int, board: Board, seconds_per_unit: float = SECONDS_PER_UNIT) -> int:
+    """The beam width a search of a line ``depth`` clicks long from ``board`` can afford in
+    ``budget_seconds``."""
+    units = max(depth, 1) * max(boulders_on(board), 1) * len(board) * len(board[0])
+    return int(np.clip(budget_seconds / (seconds_per_unit * units), MIN_WIDTH, MAX_WIDTH))
 
 
 def boulders_on(board: Board) -> int:
@@ -86,13 +96,17 @@ def search(board: Board, width: int, per_first: int = 0) -> Planning:
 class LevelPlanner:
     """Chooses clicks for one game, remembering its best line between them.
 
-    With ``width`` the beam's width is fixed (reproducible); otherwise each search gets about
-    ``budget_ms`` milliseconds: a search's time grows as width x depth of the line left x boulders
-    on the board, and the last search's time per unit of that fits the next width.
+    With ``width`` the beam's width is fixed (reproducible); otherwise the clicks take about
+    ``budget_ms`` milliseconds on average, the first search of a board with no line remembered
+    taking ``opening_ms`` (default ten budgets) and the others less: a search's time grows as
+    width x depth of the line left x boulders x cells, and the last measurable search's time per
+    unit of that fits the next width.
     """
 
-    def __init__(self, budget_ms: float = 150.0, width: int | None = None, use_undo: bool = True):
-        self.budget = budget_ms / 1000.0
+    def __init__(self, budget_ms: float = 150.0, width: int | None = None, use_undo: bool = True,
+                 opening_ms: float | None = None):
+        self.budget = ORDINARY_SHARE * budget_ms / 1000.0
+        self.opening = (opening_ms if opening_ms is not None else OPENING_SHARE * budget_ms) / 1000.0
         self.fixed_width = width
         self.use_undo = use_undo
         self._remembered: tuple[Board, Plan] | None = None
@@ -102,22 +116,23 @@ class LevelPlanner:
     def forget(self) -> None:
         self._remembered = None
 
-    def _width(self, depth: int, boulders: int) -> int:
+    def _width(self, depth: int, board: Board, opening: bool) -> int:
         if self.fixed_width is not None:
             return self.fixed_width
-        return fitted_width(self.budget, depth, boulders, self._seconds_per_unit)
+        return fitted_width(self.opening if opening else self.budget, depth, board, self._seconds_per_unit)
 
     def plan(self, state: State) -> Plan | None:
         """The best line from ``state``'s board: this search's or the remembered one."""
         board = state.board
         remembered = self._remembered[1] if self._remembered and self._remembered[0] == board else None
         boulders = boulders_on(board)
-        depth = len(remembered.clicks) if remembered else max(boulders // 5, 1)
-        width = self._width(depth, boulders)
+        depth = len(remembered.clicks) if remembered else max(boulders // 4, 1)  # levels end ~1 click per 4
+        width = self._width(depth, board, opening=remembered is None)
         found = search(board, width)
-        if found.best.clicks and found.seconds >= MEASURABLE_SECONDS and width < MAX_WIDTH:
-            # a level's last clicks take microseconds whatever the width: too short to fit a rate to
-            self._seconds_per_unit = found.seconds / (width * len(found.best.clicks) * boulders)
+        cells = len(board) * len(board[0])
+        if (found.best.clicks and found.seconds >= MEASURABLE_SECONDS and width < MAX_WIDTH
+                and boulders >= MEASURABLE_FULLNESS * cells):
+            self._seconds_per_unit = found.seconds / (width * len(found.best.clicks) * boulders * cells)
         best = found.best
         if remembered is not None and remembered.total >= best.total:
             best = remembered

@@ -34,7 +34,7 @@ def rank(state: State, limit: int | None = None, width: int | None = None, budge
         return []
     if width is None:
         boulders = planner.boulders_on(state.board)
-        width = planner.fitted_width(budget_ms / 1000.0, max(boulders // 5, 1), boulders)
+        width = planner.fitted_width(budget_ms / 1000.0, max(boulders // 4, 1), state.board)
     found = planner.search(state.board, width, per_first)
     scored = []
     for click, plan in found.by_first.items():
