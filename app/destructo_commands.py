@@ -14,7 +14,7 @@ def add_options(parser) -> None:
                              "Irpan's pruned search (the published baseline: --depth, --expand)")
     parser.add_argument("--width", type=int, default=None,
                         help="Destruct-o-Match: the planner's beam width (fixed, reproducible; default: fitted to --ms, "
-                             "150 ms a click)")
+                             "150 ms a click on average)")
     parser.add_argument("--expand", type=int, default=6, help="Destruct-o-Match, Irpan's search: moves kept a node "
                         "(default 6; --depth default 3)")
 
@@ -26,7 +26,7 @@ def _player(args):
         return irpan_player(args.depth or 3, args.expand), f"Irpan's search, depth {args.depth or 3}, expand " \
                                                             f"{args.expand}"
     budget = args.ms or 150.0
-    setting = f"width {args.width}" if args.width else f"{budget:g} ms a click"
+    setting = f"width {args.width}" if args.width else f"{budget:g} ms a click on average"
     return planner_player(budget, args.width), f"level planner, {setting}"
 
 

@@ -13,7 +13,8 @@ def add_budget_options(parser) -> None:
                              "Destruct-o-Match: Irpan's search depth (default 3)")
     parser.add_argument("--ms", type=float, default=None,
                         help="2048: time budget per move in milliseconds (deepens while it fits); "
-                             "Destruct-o-Match: the planner's budget a click (default 150 in play, 400 in advise)")
+                             "Destruct-o-Match: the planner's time a click on average (default 150 in play; 400 for "
+                             "the ranking of advise)")
     parser.add_argument("--threads", type=int, default=2, help="2048, 1010: search threads (default 2)")
 
 
