@@ -50,8 +50,8 @@ def _parser() -> argparse.ArgumentParser:
     advise = verbs.add_parser("advise", help="rank the moves at the end of a sequence file (2048, 1010, destructo: "
                               "or of a board)")
     advise.add_argument("game")
-    advise.add_argument("file", help="a sequence file (its end position is ranked); 2048 and 1010: or a board text "
-                        "such as '2 4 . ./. . . ./. . . ./. . . .'")
+    advise.add_argument("file", help="a sequence file (its end position is ranked); 2048, 1010 and destructo: or a "
+                        "board text such as '2 4 . ./. . . ./. . . ./. . . .'")
     advise.add_argument("--format", default=None, help="the file's format (detected when omitted)")
     advise.add_argument("--json", action="store_true")
     advise.add_argument("--limit", type=int, default=10, help="1010!, Destruct-o-Match: list this many moves "

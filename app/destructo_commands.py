@@ -85,6 +85,10 @@ def advise(game, args) -> int:
     from app.g2048_commands import read_position
     from engines.errors import KibitzInputError
 
+    if (args.width is not None and args.width < 1) or args.limit < 1 or (args.ms is not None and args.ms <= 0):
+        return fail("--width and --limit are at least 1; --ms is positive", args.json, game.short_name)
+    if args.search != "planner":
+        return fail("advise ranks with the level planner; --search irpan is for play", args.json, game.short_name)
     try:
         state = read_position(game, args.file)
     except OSError as error:
@@ -104,7 +108,7 @@ def advise(game, args) -> int:
             "game": game.short_name,
             "board": game.board_text(state),
             "width": args.width,
-            "budget_ms": None if args.width else args.ms or 400.0,
+            "budget_ms": None if args.width is not None else args.ms or 400.0,
             "milliseconds": round(milliseconds, 1),
             "candidates": [
                 {"move": str(c.move), "points": c.points, "cells": sorted(list(cell) for cell in c.cells),
@@ -115,8 +119,10 @@ def advise(game, args) -> int:
         }))
         return 0
     print(game.board_text(state))
-    setting = f"beam width {args.width}" if args.width else f"beam fitted to {args.ms or 400:g} ms"
+    setting = f"beam width {args.width}" if args.width is not None else f"beam fitted to {args.ms or 400:g} ms"
     print(f"{setting}, took {milliseconds:.0f} ms")
+    if not candidates:
+        print("no click takes anything: the level is over")
     for number, c in enumerate(candidates, start=1):
         print(f"{number:>2}. {str(c.move):<6} {c.score:>7.0f}  {c.explanation}")
     return 0

@@ -165,7 +165,20 @@ def beam_search(start, columns, width, per_first):
     first clicks, each first click's best total, its line, whether that line reached the end,
     the number of boards evaluated)."""
     cells = start.shape[0]
-    max_moves = cells // 2 + 24  # groups: at most one per two boulders, plus Explodes and Wilds
+    # Clicks a board can offer, and clicks in a line: a group needs two boulders, one of them
+    # coloured unless a Wild makes the pair (a Wild touches at most four groups); every Explode
+    # is a click. Boards only lose boulders, so the start board's count bounds every board's.
+    coloured = 0
+    extra = 1
+    for p in range(cells):
+        power = start[p] >> POWER_SHIFT
+        if power == EXPLODE:
+            extra += 1
+        elif power == WILD or power == MORPH:
+            extra += 4
+        elif start[p] != 0 and (start[p] & COLOUR_BITS) != 0:
+            coloured += 1
+    max_moves = coloured // 2 + extra
     queue = np.zeros(cells, np.int64)
     visit = np.zeros(cells, np.int64)
     done = np.zeros(cells, np.int64)
@@ -195,6 +208,7 @@ def beam_search(start, columns, width, per_first):
     line = np.zeros(max_moves, np.int64)
     capacity = limit * max_moves
     child_root = np.zeros(capacity, np.int64)
+    chosen = np.zeros(capacity, np.bool_)
     kept_per_first = np.zeros(root_count, np.int64)
     child_value = np.zeros(capacity)
     child_parent = np.zeros(capacity, np.int64)
@@ -259,27 +273,26 @@ def beam_search(start, columns, width, per_first):
         kept = np.zeros(min(limit, count), np.int64)
         taken = 0
         kept_per_first[:] = 0
-        # first the best few through each first click, then the best of the rest up to the limit
+        # first the best few through each first click (a board counts once per first click), then
+        # the best of the rest up to the limit (a board counts once)
+        chosen[:count] = False
         for sweep in range(2 if per_first > 0 else 1):
             last = sweep == 1 or per_first == 0
+            stamp = 2 * layer + 1 + sweep
+            if last:
+                for i in range(taken):  # the boards the first sweep kept are taken already
+                    _claim(child_hash[kept[i]], table, table_stamp, stamp)
             for i in range(count):
                 if taken == kept.shape[0] or (last and taken >= limit):
                     break
                 candidate = order[i]
-                if not last and kept_per_first[child_root[candidate]] >= per_first:
+                if chosen[candidate] or (not last and kept_per_first[child_root[candidate]] >= per_first):
                     continue
-                key = child_hash[candidate]
-                h = key & (table_size - 1)
-                duplicate = False
-                while table_stamp[h] == layer + 1:
-                    if table[h] == key:
-                        duplicate = True
-                        break
-                    h = (h + 1) & (table_size - 1)
-                if duplicate:
+                key = child_hash[candidate] if last else child_hash[candidate] ^ ((child_root[candidate] + 1)
+                                                                                  * 0x5851F42D4C957F2D)
+                if not _claim(key, table, table_stamp, stamp):
                     continue
-                table_stamp[h] = layer + 1
-                table[h] = key
+                chosen[candidate] = True
                 kept[taken] = candidate
                 kept_per_first[child_root[candidate]] += 1
                 taken += 1
@@ -302,6 +315,20 @@ def beam_search(start, columns, width, per_first):
         root_of = next_root
         layer += 1
     return best_total, best_line, roots, root_total, root_lines, root_ended, evaluated
+
+
+@kernel
+def _claim(key, table, table_stamp, stamp):
+    """Enter ``key`` in the open-addressing ``table`` for this ``stamp``; False if it is there."""
+    size = table.shape[0]
+    h = key & (size - 1)
+    while table_stamp[h] == stamp:
+        if table[h] == key:
+            return False
+        h = (h + 1) & (size - 1)
+    table_stamp[h] = stamp
+    table[h] = key
+    return True
 
 
 @kernel

@@ -90,7 +90,10 @@ def search(board: Board, width: int, per_first: int = 0) -> Planning:
         line = _clicks(root_lines[index], columns)
         by_first[Click(int(cell) // columns, int(cell) % columns)] = Plan(line, float(root_total[index]),
                                                                           bool(root_ended[index]))
-    return Planning(Plan(_clicks(best_line, columns), float(best_total), True), by_first, width, int(boards), seconds)
+    best = Plan(_clicks(best_line, columns), float(best_total), True)
+    if best_total < 0 and by_first:  # no line reached the end: the best estimate
+        best = max(by_first.values(), key=lambda plan: plan.total)
+    return Planning(best, by_first, width, int(boards), seconds)
 
 
 class LevelPlanner:

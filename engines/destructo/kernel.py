@@ -1,7 +1,7 @@
 """Destruct-o-Match's core for numba: a board as a grid of small ints.
 
-A cell is 0 when empty, else ``colour | power << 4``: colour 1..15 (0 for Explode, Wild and
-Morph), power 0 none or one of the codes below. A click's removal is computed into a mask grid
+A cell is 0 when empty, else ``colour | power << 4``: colour 1..15 (0 for Explode, Wild,
+Morph and Indestructible), power 0 none or one of the codes below. A click's removal is computed into a mask grid
 (1 = removed) by :func:`click_mask`, then :func:`fall` empties those cells and drops the boulders
 above them.
 """

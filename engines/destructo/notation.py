@@ -22,6 +22,8 @@ from engines.destructo.state import FillRow, NewBoard, State
 from engines.destructo.state import parse_move as parse_click
 from engines.errors import NotationError
 
+#: The compiled core keeps a colour in four bits.
+MAX_COLOURS = 15
 COLOUR_LETTERS = {"g": "green", "a": "grey", "b": "blue", "o": "orange", "y": "yellow", "k": "black", "r": "red",
                   "p": "purple", "w": "white"}
 LETTER_OF_COLOUR = {name: letter for letter, name in COLOUR_LETTERS.items()}
@@ -78,6 +80,10 @@ def parse_board(text: str, source: str | None = None, first_line: int = 1) -> Bo
     if not rows:
         raise NotationError("empty board: expected rows of cells such as 'g g a bM'", source=source, line=first_line)
     width = len(rows[0])
+    colours = {cell.colour for row in rows for cell in row if cell is not None and cell.colour is not None}
+    if len(colours) > MAX_COLOURS:
+        raise NotationError(f"a board has at most {MAX_COLOURS} colours (the real game's last level has 9); this "
+                            f"one has {len(colours)}", source=source, line=first_line)
     for number, row in zip(numbers, rows):
         if len(row) != width:
             raise NotationError(f"every row has {width} cells as the first does; this one {len(row)}", source=source,
@@ -150,7 +156,7 @@ def parse_state(text: str, source: str | None = None, first_line: int = 1) -> St
             lines, undo_lines = lines[:index], lines[index + 1:]
             if not undo_lines:
                 raise NotationError("'undo board:' is followed by the board before the last click", source=source,
-                                    line=first_line)
+                                    line=lines[index][0])
             break
     board = parse_board("\n".join(line for _, line in lines), source, lines[0][0]) if lines else ()
     if undo_lines:
@@ -164,7 +170,7 @@ def parse_state(text: str, source: str | None = None, first_line: int = 1) -> St
 
 
 def move_text(move) -> str:
-    """Clicks ``3,7`` and ``shuffle``; chance outcomes as one token: ``board:g,a,b/o,X,a`` (rows
+    """Clicks ``3,7``, ``shuffle`` and ``undo``; chance outcomes as one token: ``board:g,a,b/o,X,a`` (rows
     separated by ``/``) and ``fill:b,a,.`` (a column without room gets ``.``)."""
     if isinstance(move, NewBoard):
         return "board:" + "/".join(",".join(cell_token(cell) for cell in row) for row in move.board)

@@ -88,7 +88,7 @@ def play(state: State, move: Click | UseShuffle | UseUndo) -> Step:
     plain = all(power is None for power in powers)
     new = dataclasses.replace(state, board=remove(state.board, cells), score=state.score + points, shuffles=shuffles,
                               undos=undos, due=FILL_DUE if FILL in powers else None,
-                              undo_board=state.board if plain else ())
+                              undo_board=state.board if plain and undos else ())
     return Step(_end_level_if_done(new, events), tuple(events))
 
 

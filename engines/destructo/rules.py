@@ -28,8 +28,8 @@ COLOURLESS = (EXPLODE, WILD, MORPH, INDESTRUCTIBLE)
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Boulder:
-    """A boulder: its colour (a name such as ``"green"``; None for Explode, Wild and Morph) and
-    the power-up it carries, if any."""
+    """A boulder: its colour (a name such as ``"green"``; None for Explode, Wild, Morph and
+    Indestructible) and the power-up it carries, if any."""
 
     colour: str | None
     power: str | None = None

@@ -93,3 +93,20 @@ def test_rank_values_the_banked_undo_by_the_board_it_returns_to():
     undo, oranges = candidates
     assert undo.score == 38 + 2 + 60 and oranges.score == 2 + 60 and oranges.loss == 38
     assert "38 more than playing on" in undo.explanation and undo.cells == frozenset()
+
+
+def test_every_first_click_keeps_its_own_line_when_the_orders_meet():
+    # Three separate pairs and a lone orange: any two pairs in either order reach the same board,
+    # and each first click still gets a line of its own to the end: 2 + 2 + 2 + bonus 90.
+    candidates = rank(started("g g a a b b o"), width=1)
+    assert len(candidates) == 3
+    for candidate in candidates:
+        assert candidate.score == 96.0 and "a line of 3 clicks ends the level with 96" in candidate.explanation
+
+
+def test_a_board_of_explodes_alone_is_searched_to_its_end():
+    # Thirty Explodes in a row (more clicks than half the cells), no colour: every click is an
+    # Explode taking itself and its neighbours, no points; every line clears the row: bonus 100.
+    found = search(parse_board(" ".join(["X"] * 30)), 8)
+    assert len(found.by_first) == 30
+    assert found.best.complete and found.best.total == 100.0 and 10 <= len(found.best.clicks) <= 15

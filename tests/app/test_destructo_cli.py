@@ -51,6 +51,15 @@ def test_play_reports_whole_games_in_the_shared_json_shape(capsys):
     assert result["summary"]["average_score"] == sum(game["score"] for game in games) / 2
 
 
+def test_advise_checks_its_numbers_and_says_when_nothing_is_left(capsys):
+    code, out, err = run(capsys, "advise", "destructo", SPLIT, "--width", "-5")
+    assert code == 1 and "--width and --limit are at least 1" in err
+    code, out, err = run(capsys, "advise", "destructo", SPLIT, "--search", "irpan")
+    assert code == 1 and "--search irpan is for play" in err
+    code, out, err = run(capsys, "advise", "destructo", "a g/g a")
+    assert code == 0 and "no click takes anything" in out
+
+
 def test_play_checks_its_numbers(capsys):
     code, out, err = run(capsys, "play", "destructo", "--games", "0")
     assert code == 2 and "at least 1" in err

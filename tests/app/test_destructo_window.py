@@ -195,6 +195,25 @@ def test_the_banked_shuffle_by_key_and_by_its_icon_and_n_draws_its_colours(qtbot
     assert window.tree.current.move == UseShuffle() and window.tree.current.move_number == 1
 
 
+def test_a_board_pasted_while_one_is_due_is_played_as_that_chance_step(qtbot, window):
+    assert window.paste_position("level 4 · score 300 · shuffle 1 · undo 0\n" + BRIDGE)
+    key(qtbot, window, Qt.Key.Key_S)  # the Shuffle's colours are due
+    # the real game's board after the Shuffle, read off the screen: same shape, new colours
+    shuffled = ". . b . .\ng b b g g\ng g b b g\nb g b g g\ng g b g b"
+    assert window.paste_position(shuffled)
+    assert window.tree.current.move == NewBoard(parse_board(shuffled)) and window.tree.current.move_number == 2
+    assert window.state.due is None and board_rows(window.state) == text_rows(shuffled)
+    key(qtbot, window, Qt.Key.Key_Left)  # back to the Shuffle: a board of another shape is no
+    assert window.paste_position("g g/b b")  # Shuffle of this one, so it is a new position
+    assert window.tree.current.is_root and window.state.board == parse_board("g g\nb b")
+    window.new_game()  # level 1's board due: a full board pasted is that board, the first move
+    level_board = "g a b o g a\na a b b o o\ng o o b a g"
+    assert window.paste_position(level_board)
+    assert window.tree.current.move == NewBoard(parse_board(level_board)) and window.tree.current.move_number == 1
+    window.new_game()  # a whole position (with its header) is always a new analysis
+    assert window.paste_position("level 2 · score 10 · shuffle 0 · undo 0 / g g / b b")
+    assert window.tree.current.is_root and window.state.level == 2
+
 
 def test_u_spends_the_banked_undo_and_the_points_stay(qtbot, window):
     assert window.paste_position("level 4 · score 300 · shuffle 0 · undo 1\n" + BRIDGE)

@@ -76,6 +76,18 @@ def test_a_position_fits_on_one_line_with_slashes_between_rows():
     assert GAME.parse_board("a g g/g a a").board == parse_board("a g g\ng a a")
 
 
+def test_without_an_undo_banked_no_board_is_kept_to_undo_to():
+    state = play(started("g g a\na b b\na o o"), Click(0, 0)).state
+    assert state.undo_board == () and "undo board:" not in GAME.board_text(state)
+
+
+def test_a_board_of_more_than_fifteen_colours_is_refused():
+    from engines.errors import NotationError
+
+    with pytest.raises(NotationError, match="at most 15 colours"):
+        parse_board(" ".join("abcdefghijklmnopq"))
+
+
 def test_a_click_with_a_power_up_in_it_cannot_be_undone():
     state = started("gM g a\na b b\na o o", undos=1)
     step = play(state, Click(0, 0))  # 2 boulders x3
