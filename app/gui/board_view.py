@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QCursor, QMouseEvent, QPainter
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QToolTip, QWidget
 
 from engines import Game
 
@@ -28,6 +28,17 @@ class BoardView(QWidget):
         self.state: Any = game.initial_state()
         self._advice_visible = True
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+    def tooltip_text(self, point: QPointF) -> str:
+        """The tooltip at ``point`` of the widget ("" for none); a view with tooltips says them
+        here and the base shows them."""
+        return ""
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and type(self).tooltip_text is not BoardView.tooltip_text:
+            QToolTip.showText(event.globalPos(), self.tooltip_text(QPointF(event.pos())), self)
+            return True
+        return super().event(event)
 
     def show_position(self, state: Any, events: tuple[Any, ...] = ()) -> None:
         """Draw ``state``; ``events`` are the turn that led to it (empty after undo, new game or

@@ -337,6 +337,7 @@ def test_turn_summaries_and_status_words():
 def test_the_shortcuts_window_lists_the_boards_keys(window):
     dialog = window.show_shortcuts()
     listed = [dialog.table.topLevelItem(i).text(0) for i in range(dialog.table.topLevelItemCount())]
+    dialog.close()  # left open, it would sit over the next test's board
     assert {"S", "U", "N", "Click a group or an Explode", "Hover a group"} <= set(listed)
 
 
@@ -395,3 +396,18 @@ def test_an_indestructible_boulder_is_black_and_only_an_explode_takes_it(qtbot, 
     assert window.tree.current.is_root and "Indestructible: only an Explode removes it" in window.message_text()
     click_cell(qtbot, window, 1, 1)  # the Explode's 3x3 is the whole board: no points, nothing left, bonus 100
     assert window.tree.current.move == Click(1, 1) and window.state.score == 1000 and window.state.level == 8
+
+
+def test_the_banked_items_say_what_they_do_in_their_tooltips(qtbot, window):
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QToolTip
+
+    assert window.paste_position("level 4 · score 300 · shuffle 1 · undo 0\n" + BRIDGE)
+    board = window.board
+    point = board.item_center("shuffle")
+    QApplication.sendEvent(board, QHelpEvent(QEvent.Type.ToolTip, point, board.mapToGlobal(point)))
+    try:
+        assert QToolTip.text() == "Shuffle banked: click or press S to use it"
+    finally:
+        QToolTip.hideText()  # a tooltip left up would sit under the next test's mouse
+    assert board.tooltip_text(QPointF(board.item_center("undo"))).startswith("Undo: none banked")

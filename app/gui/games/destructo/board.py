@@ -24,9 +24,9 @@ import math
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QEvent, QPoint, QPointF, QSize, Qt
+from PySide6.QtCore import QPoint, QPointF, QSize, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter
-from PySide6.QtWidgets import QToolTip, QWidget
+from PySide6.QtWidgets import QWidget
 
 from app.gui.board_view import BoardView
 from app.gui.games.destructo.layout import Cell, DestructoLayout, widget_size
@@ -458,13 +458,7 @@ class DestructoBoard(BoardView):
     def contextMenuEvent(self, event) -> None:  # noqa: N802 (Qt name)
         event.accept()  # a right-click steps a Fill slot's colour back: no window menu
 
-    def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ToolTip:
-            QToolTip.showText(event.globalPos(), self._tooltip(QPointF(event.pos())), self)
-            return True
-        return super().event(event)
-
-    def _tooltip(self, point: QPointF) -> str:
+    def tooltip_text(self, point: QPointF) -> str:
         layout = self.board_layout()
         item = layout.item_at(point)
         if item is not None:

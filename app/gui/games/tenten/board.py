@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QPainter, QPen
-from PySide6.QtWidgets import QToolTip, QWidget
+from PySide6.QtWidgets import QWidget
 
 from app.gui.board_view import BoardView
 from app.gui.games.tenten.layout import TRAY_SCALE, TenTenLayout, widget_size
@@ -386,13 +386,7 @@ class TenTenBoard(BoardView):
     def contextMenuEvent(self, event) -> None:  # noqa: N802 (Qt name)
         event.accept()
 
-    def event(self, event) -> bool:
-        if event.type() == event.Type.ToolTip:
-            QToolTip.showText(event.globalPos(), self._tooltip(QPointF(event.pos())), self)
-            return True
-        return super().event(event)
-
-    def _tooltip(self, point: QPointF) -> str:
+    def tooltip_text(self, point: QPointF) -> str:
         layout = self.board_layout()
         slot = layout.slot_at(point)
         if slot is not None and not self.state.deal_due and self.state.tray[slot] is not None:
