@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt, Signal
-from PySide6.QtGui import QColor, QCursor, QMouseEvent, QPainter
+from PySide6.QtGui import QColor, QCursor, QKeyEvent, QMouseEvent, QPainter
 from PySide6.QtWidgets import QToolTip, QWidget
 
 from engines import Game
@@ -28,6 +28,13 @@ class BoardView(QWidget):
         self.state: Any = game.initial_state()
         self._advice_visible = True
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+    @staticmethod
+    def has_command_modifier(event: QKeyEvent) -> bool:
+        """Whether a key comes with Ctrl, Alt or Meta (Shift and the keypad do not count): such
+        keys belong to the window's shortcuts, not to a board's letters."""
+        ignored = Qt.KeyboardModifier.KeypadModifier | Qt.KeyboardModifier.ShiftModifier
+        return (event.modifiers() & ~ignored) != Qt.KeyboardModifier.NoModifier
 
     def tooltip_text(self, point: QPointF) -> str:
         """The tooltip at ``point`` of the widget ("" for none); a view with tooltips says them

@@ -480,8 +480,7 @@ class DestructoBoard(BoardView):
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt name)
         key = event.key()
         text = event.text()
-        modifiers = event.modifiers() & ~(Qt.KeyboardModifier.KeypadModifier | Qt.KeyboardModifier.ShiftModifier)
-        if modifiers != Qt.KeyboardModifier.NoModifier:
+        if self.has_command_modifier(event):
             super().keyPressEvent(event)
             return
         if key == RANDOM_KEY and text.lower() == "n" and self.game.is_chance_node(self.state):

@@ -402,8 +402,7 @@ class TenTenBoard(BoardView):
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt name)
         key = event.key()
         text = event.text()
-        modifiers = event.modifiers() & ~(Qt.KeyboardModifier.KeypadModifier | Qt.KeyboardModifier.ShiftModifier)
-        if modifiers != Qt.KeyboardModifier.NoModifier:
+        if self.has_command_modifier(event):
             super().keyPressEvent(event)
             return
         if self.state.deal_due:
