@@ -44,9 +44,13 @@ class DestructoMatch(Game):
         after the game."""
         if state.due is not None or state.finished:
             return []
+        return self._legal_moves(state, groups(state.board))
+
+    def _legal_moves(self, state: State, found: list) -> list[Click | UseShuffle | UseUndo]:
+        """The legal moves of a position in play whose groups are ``found``."""
         board = state.board
         moves: list = [Click(*min(cell for cell in group if board[cell[0]][cell[1]].colour is not None))
-                       for group in groups(board)]
+                       for group in found]
         moves += [Click(r, c) for r, row in enumerate(state.board) for c, boulder in enumerate(row)
                   if boulder is not None and boulder.power == EXPLODE]
         moves.sort()
@@ -71,8 +75,9 @@ class DestructoMatch(Game):
         """The legal moves; clicks on a sample of the cells that take nothing (empty, a Wild alone,
         a boulder in no group: every fifth, for speed), all illegal; and a Shuffle when none is
         banked (illegal)."""
-        moves = self.legal_moves(state)
-        grouped = set().union(*groups(state.board)) if state.board else set()
+        found = groups(state.board)
+        moves = [] if state.due is not None or state.finished else self._legal_moves(state, found)
+        grouped = set().union(*found)
         idle = [Click(r, c) for r, row in enumerate(state.board) for c, boulder in enumerate(row)
                 if boulder is None or boulder.matches_any or (boulder.colour is not None and (r, c) not in grouped)]
         moves += idle[::5]
