@@ -11,7 +11,7 @@ import json
 import sys
 from typing import Any
 
-VERBS = ("replay", "convert", "advise", "play", "search", "bench")
+VERBS = ("replay", "convert", "advise", "play", "search", "bench", "read")
 
 
 def _games() -> dict[str, Any]:
@@ -76,6 +76,10 @@ def _parser() -> argparse.ArgumentParser:
 
     search_command.add_parser(verbs)
 
+    from app import read_command
+
+    read_command.add_parser(verbs)
+
     bench = verbs.add_parser("bench", help="measure engine speed (random playouts, one core)")
     bench.add_argument("game", nargs="?", default="splt")
     bench.add_argument("--seconds", type=float, default=3.0, help="time per engine path (default 3)")
@@ -103,10 +107,10 @@ def main(argv: list[str]) -> int:
         known = ", ".join(sorted(games))
         print(f"kibitz: unknown game {args.game!r}; known games: {known}", file=sys.stderr)
         return 2
-    from app import search_command
+    from app import read_command, search_command
 
     handlers = {"replay": _replay, "convert": _convert, "advise": _advise, "play": _play,
-                "search": search_command.run, "bench": _bench}
+                "search": search_command.run, "bench": _bench, "read": read_command.run}
     return handlers[args.verb](
         games[args.game], args
     )

@@ -1,0 +1,51 @@
+"""``kibitz read GAME IMAGE``: read a game's board from a screenshot, headless."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+
+def add_parser(verbs) -> None:
+    read = verbs.add_parser(
+        "read", help="read a game's board from a screenshot: board text, confidence and doubtful cells")
+    read.add_argument("game")
+    read.add_argument("image", help="a screenshot file (PNG, JPEG, ...), or - for the image's bytes on standard input")
+    read.add_argument("--json", action="store_true", help='print one JSON object: {"game", "board", "cells", '
+                      '"confidence", "doubtful"} or {"game", "error"}')
+
+
+def run(game, args) -> int:
+    from app.cli import fail
+    from vision import NoBoardFound, read
+    from vision.images import ImageError, decode, load
+
+    try:
+        image = decode(sys.stdin.buffer.read(), "standard input") if args.image == "-" else load(args.image)
+    except ImageError as error:
+        return fail(str(error), args.json, game.short_name)
+    started = time.perf_counter()
+    try:
+        reading = read(game.short_name, image)
+    except NoBoardFound as error:
+        print(f"kibitz: {args.image}: no board found ({error.reason})", file=sys.stderr)
+        if args.json:
+            print(json.dumps({"game": game.short_name, "error": "no board found", "reason": error.reason}))
+        return 1
+    milliseconds = (time.perf_counter() - started) * 1000
+    if args.json:
+        payload = reading.to_json()
+        payload["ms"] = round(milliseconds, 1)
+        print(json.dumps(payload))
+        return 0
+    print(reading.board_text())
+    print(f"confidence {reading.confidence:.2f}")
+    doubtful = reading.doubtful
+    if doubtful:
+        cells = ", ".join(f"row {row + 1} column {column + 1}" for row, column in doubtful)
+        print(f"doubtful ({len(doubtful)}): {cells}")
+    else:
+        print("doubtful: none")
+    print(f"read in {milliseconds:.0f} ms")
+    return 0

@@ -1,0 +1,110 @@
+"""Screen capture: a region of the screen as a BGR numpy image (mss; physical pixels).
+
+Regions are in the capture backend's own units: ``mss`` counts physical pixels on X11 and on
+Windows (DPI-aware) and points on macOS, where it returns the Retina pixels of the region. The app
+picks regions in Qt's logical coordinates; :func:`to_monitor_region` converts one to the units of
+the monitor it lies on, whatever the screen's device-pixel ratio.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+import numpy as np
+
+
+class CaptureUnavailable(RuntimeError):
+    """The platform gave no pixels (e.g. Wayland without a screenshot portal); the message says
+    why, so the app can offer to open a screenshot file or paste an image instead."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Region:
+    """A rectangle of the screen in the capture backend's units (left, top, width, height)."""
+
+    left: int
+    top: int
+    width: int
+    height: int
+
+    def __post_init__(self) -> None:
+        if self.width <= 0 or self.height <= 0:
+            raise ValueError(f"a capture region needs a positive size, not {self.width} x {self.height}")
+
+    def as_list(self) -> list[int]:
+        return [self.left, self.top, self.width, self.height]
+
+    @classmethod
+    def from_list(cls, values: Sequence[int]) -> Region:
+        if len(values) != 4:
+            raise ValueError(f"a capture region is [left, top, width, height], not {list(values)!r}")
+        return cls(*(int(v) for v in values))
+
+
+@dataclasses.dataclass(frozen=True)
+class Monitor:
+    """One monitor as the capture backend sees it (its own units)."""
+
+    left: int
+    top: int
+    width: int
+    height: int
+
+
+def monitors() -> list[Monitor]:
+    """Every monitor the backend sees (not the combined virtual screen)."""
+    import mss
+
+    try:
+        with mss.mss() as screen:
+            return [Monitor(m["left"], m["top"], m["width"], m["height"]) for m in screen.monitors[1:]]
+    except Exception as error:  # mss raises its own ScreenShotError and OS errors per platform
+        raise CaptureUnavailable(f"the screen cannot be captured here: {error}") from error
+
+
+def to_monitor_region(
+    logical: tuple[float, float, float, float],
+    screen_geometry: tuple[float, float, float, float],
+    monitor: Monitor,
+) -> Region:
+    """Convert a rectangle in Qt logical coordinates on one screen (``screen_geometry``, also
+    logical) to the backend's units on that screen's ``monitor``. The scale is the monitor's
+    width over the screen's logical width: the device-pixel ratio where the backend counts
+    physical pixels, 1 where it counts points."""
+    x, y, width, height = logical
+    screen_x, screen_y, screen_width, screen_height = screen_geometry
+    scale_x = monitor.width / screen_width
+    scale_y = monitor.height / screen_height
+    left = monitor.left + round((x - screen_x) * scale_x)
+    top = monitor.top + round((y - screen_y) * scale_y)
+    right = monitor.left + round((x + width - screen_x) * scale_x)
+    bottom = monitor.top + round((y + height - screen_y) * scale_y)
+    return Region(left, top, max(1, right - left), max(1, bottom - top))
+
+
+def grab(region: Region | Sequence[int]) -> np.ndarray:
+    """The pixels of ``region`` as an H x W x 3 uint8 BGR array.
+
+    Raises :class:`CaptureUnavailable` when the platform returns nothing usable (no display, a
+    Wayland session without a portal, a region off every screen, or an all-black frame as some
+    compositors give instead of refusing)."""
+    import mss
+
+    if not isinstance(region, Region):
+        region = Region.from_list(region)
+    try:
+        with mss.mss() as screen:
+            shot = screen.grab({"left": region.left, "top": region.top,
+                                "width": region.width, "height": region.height})
+            pixels = np.asarray(shot, dtype=np.uint8)
+    except Exception as error:
+        raise CaptureUnavailable(f"the screen cannot be captured here: {error}") from error
+    if pixels.ndim != 3 or pixels.shape[0] == 0 or pixels.shape[1] == 0:
+        raise CaptureUnavailable("the screen capture returned no pixels")
+    image = np.ascontiguousarray(pixels[:, :, :3])
+    if not image.any():
+        raise CaptureUnavailable(
+            "the screen capture returned an all-black image (a Wayland session without a screenshot "
+            "portal does this): open a screenshot file or paste an image instead")
+    return image
