@@ -1,0 +1,44 @@
+"""Boards drawn by Kibitz's own views, as images for the readers: the game's board widget shows a
+state offscreen at a given size and its pixels come back as BGR, optionally with camera-like
+noise. The state drawn is the expectation, so a reader is checked against the engine, never
+against itself."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import numpy as np  # noqa: E402
+
+
+def qimage_to_bgr(image) -> np.ndarray:
+    from PySide6.QtGui import QImage
+
+    image = image.convertToFormat(QImage.Format.Format_RGB888)
+    width, height, stride = image.width(), image.height(), image.bytesPerLine()
+    buffer = np.frombuffer(image.constBits(), np.uint8, count=stride * height).reshape(height, stride)
+    rgb = buffer[:, : width * 3].reshape(height, width, 3)
+    return np.ascontiguousarray(rgb[:, :, ::-1])
+
+
+def render_board(game_short: str, state, size: tuple[int, int] = (600, 600), noise: float = 0.0,
+                 seed: int = 0) -> np.ndarray:
+    """The game's own board view showing ``state`` at ``size`` (width, height) pixels, as BGR;
+    ``noise`` is the standard deviation of Gaussian noise added to every channel."""
+    from PySide6.QtWidgets import QApplication
+
+    from app.gui.games import ui_for
+    from engines import GAMES
+
+    QApplication.instance() or QApplication([])
+    board = ui_for(game_short).make_board(GAMES[game_short], None)
+    board.set_advice_visible(False)
+    board.resize(*size)
+    board.show_position(state)
+    image = qimage_to_bgr(board.grab().toImage())
+    board.deleteLater()
+    if noise:
+        rng = np.random.default_rng(seed)
+        image = np.clip(image + rng.normal(0.0, noise, image.shape), 0, 255).astype(np.uint8)
+    return image
