@@ -1,0 +1,132 @@
+"""Follow mode: the moves and chance outcomes between two readings, worked out by hand from the
+rules, and the follower's handling of a stream of frames (change, settle, read, explain)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engines import GAMES
+from engines.destructo.state import Click
+from engines.g2048 import LEFT, Slide, Spawn
+from engines.tenten.state import Deal, Place
+from vision import NoBoardFound, Reading
+from vision.follow import Follower, NoBoard, Played, Settling, Unchanged, Unexplained, explain
+
+G2048, TENTEN, DESTRUCTO = GAMES["2048"], GAMES["1010"], GAMES["destructo"]
+EMPTY_1010_ROW = ".........."
+
+
+def test_2048_slide_and_spawn_between_two_readings():
+    # L merges the top pair into a 4 (scoring 4) and moves the 4 to the wall; a 2 then appears
+    # top right. R, U and D give other boards, so the line is unique.
+    before = G2048.parse_board("2 2 . ./. . . ./. . . ./. . . 4")
+    read = G2048.parse_board("score 4\n4 . . 2/. . . ./. . . ./4 . . .")
+    found = explain(G2048, before, read)
+    assert found.moves == (Slide(LEFT), Spawn(0, 3, 2))
+    assert found.state.score == 4
+
+
+def test_2048_same_board_needs_no_move_and_an_impossible_one_is_not_explained():
+    before = G2048.parse_board("2 2 . ./. . . ./. . . ./. . . 4")
+    assert explain(G2048, before, before).moves == ()
+    # a 2048 tile cannot come from this board in three slides
+    impossible = G2048.parse_board("2048 . . ./. . . ./. . . ./. . . .")
+    assert explain(G2048, before, impossible) is None
+
+
+def test_1010_placement_that_clears_a_row_then_the_deal_the_image_shows():
+    # the single completes row 9 (cleared: 1 cell + 10 bonus); the tray is then empty, and the
+    # next reading shows the new deal V i .
+    before = TENTEN.parse_board("score 0 · tray . 0 0/" + "/".join([EMPTY_1010_ROW] * 9 + ["#########."]))
+    read = TENTEN.parse_board("score 11 · tray V i ./" + "/".join([EMPTY_1010_ROW] * 10))
+    found = explain(TENTEN, before, read)
+    assert found.moves == (Place(".", 9, 9), Deal(("V", "i", ".")))
+    assert found.state.score == 11
+
+
+def test_1010_one_piece_of_three_placed():
+    before = TENTEN.parse_board("score 0 · tray o . V/" + "/".join([EMPTY_1010_ROW] * 10))
+    rows = [EMPTY_1010_ROW] * 10
+    for row in range(5):
+        rows[row] = "....." + "#" + "...."
+    read = TENTEN.parse_board("score 5 · tray o . 0/" + "/".join(rows))
+    found = explain(TENTEN, before, read)
+    assert found.moves == (Place("V", 0, 5),)
+
+
+def test_destructo_click_removes_the_group_and_the_column_falls():
+    # the grey pair in column 0 goes; the blue under it stays at the bottom
+    before = DESTRUCTO.parse_board("a b a/a b b/b a a")
+    read = DESTRUCTO.parse_board(". b a/. b b/b a a")
+    found = explain(DESTRUCTO, before, read)
+    assert len(found.moves) == 1 and isinstance(found.moves[0], Click)
+    assert (found.moves[0].row, found.moves[0].column) in {(0, 0), (1, 0)}
+    assert found.state.board == read.board
+
+
+# -- the follower on a stream of frames ------------------------------------------------------------
+def _frame(seed: int) -> np.ndarray:
+    return np.random.default_rng(seed).integers(0, 256, (120, 120, 3), dtype=np.uint8)
+
+
+class _Screens:
+    """A fake reader: each frame (told apart by its first pixel) stands for one board text."""
+
+    def __init__(self, game, boards: dict[int, str | None], unsure: set[int] = frozenset()):
+        self.game, self.boards, self.unsure = game, boards, unsure
+        self.reads = 0
+
+    def __call__(self, short_name, image, previous=None):
+        self.reads += 1
+        key = next(k for k in self.boards if np.array_equal(_frame(k), image))
+        text = self.boards[key]
+        if text is None:
+            raise NoBoardFound("no 4 x 4 grid")
+        confidence = np.ones((4, 4))
+        if key in self.unsure:
+            confidence[2, 1] = 0.3
+        return Reading(short_name, self.game.parse_board(text), [], confidence)
+
+
+def test_follower_reads_only_settled_changes_and_plays_the_explained_moves():
+    start = G2048.parse_board("2 2 . ./. . . ./. . . ./. . . 4")
+    screens = _Screens(G2048, {1: "2 2 . ./. . . ./. . . ./. . . 4",
+                               2: "score 4\n4 . . 2/. . . ./. . . ./4 . . ."})
+    follower = Follower(G2048, start, read=screens)
+    assert isinstance(follower.feed(_frame(1)), Settling)       # first frame: wait for a second
+    assert isinstance(follower.feed(_frame(1)), Unchanged)      # read: the same board as Kibitz's
+    assert isinstance(follower.feed(_frame(1)), Unchanged) and screens.reads == 1
+    assert isinstance(follower.feed(_frame(2)), Settling)       # mid-animation
+    event = follower.feed(_frame(2))
+    assert isinstance(event, Played) and event.moves == (Slide(LEFT), Spawn(0, 3, 2))
+    assert follower.state.exponents == G2048.parse_board("4 . . 2/. . . ./. . . ./4 . . .").exponents
+    assert isinstance(follower.feed(_frame(2)), Unchanged) and screens.reads == 2
+
+
+def test_follower_flags_what_no_move_explains_and_keeps_its_position():
+    start = G2048.parse_board("2 2 . ./. . . ./. . . ./. . . 4")
+    screens = _Screens(G2048, {3: "2048 . . ./. . . ./. . . ./. . . .", 4: None, 5: "4 . . ./. . . ./. . . ./4 . . ."},
+                       unsure={5})
+    follower = Follower(G2048, start, read=screens)
+    follower.feed(_frame(3))
+    event = follower.feed(_frame(3))
+    assert isinstance(event, Unexplained) and "no legal move" in event.reason
+    assert follower.state == start
+    follower.feed(_frame(4))
+    event = follower.feed(_frame(4))
+    assert isinstance(event, NoBoard) and event.reason == "no 4 x 4 grid"
+    follower.feed(_frame(5))
+    event = follower.feed(_frame(5))
+    assert isinstance(event, Unexplained) and "(3,2)" in event.reason and follower.state == start
+
+
+@pytest.mark.parametrize("noise", [0, 1])
+def test_small_noise_does_not_count_as_a_change(noise):
+    start = G2048.parse_board("2 2 . ./. . . ./. . . ./. . . 4")
+    screens = _Screens(G2048, {1: "2 2 . ./. . . ./. . . ./. . . 4"})
+    follower = Follower(G2048, start, read=screens)
+    follower.feed(_frame(1))
+    follower.feed(_frame(1))
+    jitter = np.clip(_frame(1).astype(int) + noise, 0, 255).astype(np.uint8)
+    assert isinstance(follower.feed(jitter), Unchanged) and screens.reads == 1
