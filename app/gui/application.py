@@ -11,6 +11,9 @@ Options (all optional; anything else is handed to Qt, e.g. ``-platform offscreen
     --size WxH             window size for this run (the remembered geometry is not used)
     --screenshot PATH      save the window as a PNG once shown, then quit (visual checks, no CI)
     --screenshot-delay MS  wait this long first (default 800: the turn highlight has faded)
+    --capture-overlay R    then open the capture overlay with rectangle R dragged: X,Y,W,H (logical
+                           screen coordinates) or "board" (around the window's board); with
+                           --screenshot the overlay is saved (the docs' screenshot)
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import gc
 import re
 import sys
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QRectF, QTimer
 from PySide6.QtWidgets import QApplication
 
 from app.gui.main_window import MainWindow
@@ -36,6 +39,24 @@ def _size(text: str) -> tuple[int, int]:
     return int(match.group(1)), int(match.group(2))
 
 
+def _rect(text: str) -> tuple[int, int, int, int] | str:
+    if text.strip() == "board":
+        return "board"
+    match = re.fullmatch(r"\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*", text)
+    if not match:
+        raise argparse.ArgumentTypeError(f"expected X,Y,W,H or board, got {text!r}")
+    return tuple(int(group) for group in match.groups())
+
+
+def _overlay_rect(window: MainWindow, wanted: tuple[int, int, int, int] | str) -> QRectF:
+    """The rectangle --capture-overlay names, in logical screen coordinates."""
+    if wanted != "board":
+        return QRectF(*wanted)
+    board = window.board
+    corner = board.mapToGlobal(board.rect().topLeft())
+    return QRectF(corner.x(), corner.y(), board.width(), board.height()).adjusted(-6, -6, 6, 6)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="kibitz", description="Open the Kibitz window.")
     parser.add_argument("--game", choices=sorted(GAMES), help="the game to open (default: the last one)")
@@ -47,6 +68,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--size", type=_size, metavar="WxH", help="window size for this run")
     parser.add_argument("--screenshot", metavar="PATH", help="save the window as PNG once shown, then quit")
     parser.add_argument("--screenshot-delay", type=int, default=800, metavar="MS", help="wait before the screenshot")
+    parser.add_argument("--capture-overlay", type=_rect, metavar="X,Y,W,H|board",
+                        help="open the capture overlay with this rectangle dragged (with --screenshot: save it)")
     return parser
 
 
@@ -110,13 +133,26 @@ def run(argv: list[str]) -> int:
     window.show()
     QTimer.singleShot(0, settle_memory)
 
+    overlay = {}
+    if options.capture_overlay is not None:
+
+        def open_overlay() -> None:
+            picker = window.capture.capture_board()
+            if picker is not None:
+                overlay["shown"] = picker.show_selection(_overlay_rect(window, options.capture_overlay))
+
+        QTimer.singleShot(max(0, options.screenshot_delay // 2), open_overlay)
+
     if screenshot_run:
         outcome = {"code": 0}
 
         def save_and_quit() -> None:
-            if not window.grab().save(options.screenshot, "PNG"):
+            shown = overlay.get("shown") or window
+            if not shown.grab().save(options.screenshot, "PNG"):
                 print(f"kibitz: could not write {options.screenshot}", file=sys.stderr)
                 outcome["code"] = 1
+            if window.capture.picker is not None:
+                window.capture.picker.close()
             window.close()
             app.exit(outcome["code"])
 

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from app.gui.advisor_panel import AdvisorPanel
 from app.gui.board_view import BoardView
+from app.gui.capture import CaptureController
 from app.gui.games import GameUi, ui_for
 from app.gui.score_graph import ScoreGraph
 from app.gui.search_runner import SearchRunner
@@ -126,6 +127,8 @@ class MainWindow(QMainWindow):
         self.search_runner.new_best.connect(self._search_new_best)
         self.search_runner.finished.connect(self._search_finished)
         self.search_runner.failed.connect(self._search_failed)
+        # screen capture, reading and follow mode (it must exist before an analysis is shown)
+        self.capture = CaptureController(self, self._settings)
 
         self._create_actions()
         self._create_menus()
@@ -192,6 +195,14 @@ class MainWindow(QMainWindow):
         self.start_search_action = a("&Start search from here", ["Ctrl+R"], self.start_search, "Start the long search from the current move")
         self.stop_search_action = a("S&top search", ["Ctrl+."], self.stop_search, "Stop the long search (it can be continued)")
         self.continue_search_action = a("C&ontinue search", ["Ctrl+Shift+R"], self.continue_search, "Continue the last search of this analysis")
+        capture = self.capture
+        self.capture_action = a("Capture &board…", ["Ctrl+Shift+C"], capture.capture_board, "Drag a rectangle around the real game's board on a frozen screenshot and read it")
+        self.recapture_action = a("&Re-capture", ["F6"], capture.recapture, "Read the board again from the region last captured for this game")
+        self.follow_action = a("&Follow the game", ["Ctrl+Shift+F"], lambda: capture.set_following(self.follow_action.isChecked()), "Watch the captured region and play the moves made in the real game")
+        self.follow_action.setCheckable(True)
+        capture.following_changed.connect(self.follow_action.setChecked)
+        self.open_image_action = a("Open &screenshot file…", ["Ctrl+Shift+O"], capture.open_image_file, "Read the board from a screenshot file")
+        self.paste_image_action = a("Paste &image", ["Ctrl+Shift+V"], capture.paste_image, "Read the board from the image in the clipboard")
         self.shortcuts_action = a("&Keyboard shortcuts", ["?", "F1"], self.show_shortcuts, "Show every keyboard shortcut")
         group = QActionGroup(self)
         self.analysis_layout_action = a("&Analysis layout", ["Ctrl+1"], lambda: self.set_layout(ANALYSIS_LAYOUT), "Board, advisor, move tree, graph and sequence editor")
@@ -209,6 +220,10 @@ class MainWindow(QMainWindow):
         for action in (self.undo_action, self.redo_action, self.previous_variation_action, self.next_variation_action,
                        self.start_action, self.end_action, None, self.promote_action, self.delete_action, None,
                        self.play_best_action):
+            menu.addSeparator() if action is None else menu.addAction(action)
+        menu = self.menuBar().addMenu("&Capture")
+        for action in (self.capture_action, self.recapture_action, self.follow_action, None,
+                       self.open_image_action, self.paste_image_action):
             menu.addSeparator() if action is None else menu.addAction(action)
         menu = self.menuBar().addMenu("&Search")
         for action in (self.start_search_action, self.stop_search_action, self.continue_search_action):
@@ -240,8 +255,9 @@ class MainWindow(QMainWindow):
         self.analysis_picker.activated.connect(self._analysis_picked)
         toolbar.addWidget(self.analysis_picker)
         toolbar.addSeparator()
-        for action in (self.new_action, self.edit_board_action, None, self.start_action, self.undo_action,
-                       self.redo_action, self.end_action, None, self.compact_layout_action, self.analysis_layout_action):
+        for action in (self.new_action, self.edit_board_action, self.capture_action, self.follow_action, None,
+                       self.start_action, self.undo_action, self.redo_action, self.end_action, None,
+                       self.compact_layout_action, self.analysis_layout_action):
             toolbar.addSeparator() if action is None else toolbar.addAction(action)
         self.addToolBar(toolbar)
 
@@ -300,6 +316,7 @@ class MainWindow(QMainWindow):
             label.setMinimumWidth(1)  # long text is cut, it never widens the window
             lines.addWidget(label)
         self.statusBar().addWidget(panel, 1)
+        self.statusBar().addPermanentWidget(self.capture.indicator)
         self._message_timer = QTimer(self)
         self._message_timer.setSingleShot(True)
         self._message_timer.timeout.connect(self.message_label.clear)
@@ -415,6 +432,7 @@ class MainWindow(QMainWindow):
         self._update_search_panel()
         self.show_message("")
         self._refresh()
+        self.capture.analysis_shown()
 
     def _build_game(self, game: Game) -> None:
         self.game = game
@@ -615,9 +633,13 @@ class MainWindow(QMainWindow):
         """Start a new analysis from the position in ``text`` (the clipboard's text by default);
         while a chance step is due, text that is its outcome (the game's ``pasted_outcome``) is
         played as a move instead. Text that is not a position opens a message box with the
-        parser's precise error; nothing changes."""
+        parser's precise error; nothing changes. A clipboard holding an image and no text is
+        read as a screenshot of the game (as Paste image)."""
         if text is None:
-            text = QGuiApplication.clipboard().text()
+            clipboard = QGuiApplication.clipboard()
+            text = clipboard.text()
+            if not text.strip() and clipboard.mimeData() is not None and clipboard.mimeData().hasImage():
+                return self.capture.paste_image()
         if self.ui.pasted_outcome is not None and self.game.is_chance_node(self.state):
             outcome = self.ui.pasted_outcome(self.game, self.state, text)
             if outcome is not None:
@@ -891,6 +913,7 @@ class MainWindow(QMainWindow):
 
     # -- closing --------------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt name)
+        self.capture.stop_following()
         if self.search_runner.is_running():
             self.search_runner.stop()
             self.search_runner.wait(10.0)
