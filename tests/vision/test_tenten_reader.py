@@ -1,0 +1,284 @@
+"""The 1010! board reader (``vision.tenten``).
+
+Expected values come from the shared transcription of the real phone screenshot
+(``tests/vision/truth_tenten.py``) and, for boards drawn by Kibitz's own 1010! view, from the
+state put on the board (grids the engine's rules reach by placing pieces), never from the reader.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from app import cli
+from app.gui.games.tenten.layout import widget_size
+from engines.tenten import BY_LETTER, LETTERS, State
+from engines.tenten import reference as rules
+from tests.vision.render import render_board
+from tests.vision.truth_tenten import cases
+from vision import NoBoardFound, read
+from vision import tenten
+
+TRUTH_ROWS_HEADER = "score 661 · tray V i 0"
+
+
+@pytest.fixture(scope="module")
+def case(reference_data: Path):
+    found = cases(reference_data)
+    if not found:
+        pytest.skip("1010/truth.json not in the reference data")
+    return found[0]
+
+
+@pytest.fixture(scope="module")
+def screenshot(case) -> np.ndarray:
+    return case.load()
+
+
+def resized(image: np.ndarray, factor: float) -> np.ndarray:
+    interpolation = cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC
+    return cv2.resize(image, None, fx=factor, fy=factor, interpolation=interpolation)
+
+
+# -- the real screenshot ----------------------------------------------------------------------------
+def test_real_screenshot_cell_for_cell(case, screenshot):
+    reading = read("1010", screenshot)
+    assert reading.cells == case.expected
+    assert case.compare(case.expected, reading.cells) == (103, 103)
+    assert reading.diagnostics["colours"] == case.extra["colours"]
+    assert [slot.get("colour") for slot in reading.diagnostics["tray"]] == case.extra["tray_colours"]
+    header, *rows = reading.board_text().splitlines()
+    assert header == TRUTH_ROWS_HEADER
+    assert reading.state == State.from_rows(rows, ("V", "i", None), 661)
+    assert reading.state.filled_count == 41
+    assert (reading.diagnostics["score"], reading.diagnostics["best"]) == (case.extra["score"], case.extra["best"])
+    board = reading.diagnostics["board_px"]
+    truth_board = case.extra["board_px"]
+    for side in ("left", "top", "right", "bottom"):
+        assert board[side] == pytest.approx(truth_board[side], abs=1.5)
+
+
+def test_the_dragged_single_is_reported_and_the_cell_it_hides_is_doubtful(case, screenshot):
+    reading = read("1010", screenshot)
+    dragged = reading.diagnostics["dragged"]
+    assert dragged["piece"] == case.extra["dragged_piece"] == "."
+    assert dragged["colour"] == "purple"
+    (box,) = dragged["boxes_px"]
+    assert box == pytest.approx(case.extra["dragged_box"], abs=3)
+    assert [8, 9] in dragged["covers"]
+    # the orange cell under it is read from the part that shows, but flagged for the user
+    assert reading.cells["grid"][8][9] == 1
+    assert reading.doubtful == [(8, 9)]
+    # and the slot it came from is empty: the dragged piece is in neither the grid nor the tray
+    assert reading.state.tray == ("V", "i", None)
+
+
+def test_confidence_is_a_margin_not_a_constant(screenshot):
+    confidence = read("1010", screenshot).per_cell_confidence
+    assert confidence.shape == (10, 10)
+    sure = np.delete(confidence.ravel(), 89)  # all but the dragged-over cell (8, 9)
+    assert sure.min() >= 0.6 and len(np.unique(sure)) > 10
+    assert confidence[8, 9] < sure.min()
+
+
+@pytest.mark.parametrize("factor", [0.5, 0.6, 1.7, 2.5])
+def test_resized_screenshot_reads_the_same(case, screenshot, factor):
+    reading = read("1010", resized(screenshot, factor))
+    assert reading.cells == case.expected
+    assert reading.diagnostics["colours"] == case.extra["colours"]
+    assert reading.doubtful == [(8, 9)]
+    assert reading.diagnostics["dragged"]["piece"] == "."
+    # the score is read or left unread, never misread
+    assert reading.diagnostics["score"] in (661, None)
+    assert reading.state.score == (reading.diagnostics["score"] or 0)
+    assert reading.diagnostics["best"] in (3854, None)
+
+
+def test_screenshot_inside_a_page_and_a_desktop(case, screenshot):
+    page = np.full((900, 1400, 3), 255, np.uint8)
+    cv2.putText(page, "1010! Challenge Part 1", (50, 80), cv2.FONT_HERSHEY_SIMPLEX, 2, (30, 30, 30), 3)
+    page[200:676, 300:568] = screenshot
+    desktop = np.full((1440, 2560, 3), (60, 50, 40), np.uint8)
+    desktop[300:776, 1000:1268] = screenshot
+    for image in (page, desktop):
+        reading = read("1010", image)
+        assert reading.cells == case.expected
+        assert reading.diagnostics["board_px"]["left"] == pytest.approx(16 + (300 if image is page else 1000), abs=1.5)
+
+
+def test_reading_time(screenshot):
+    read("1010", screenshot)
+    times = []
+    for _ in range(7):
+        started = time.perf_counter()
+        read("1010", screenshot)
+        times.append((time.perf_counter() - started) * 1000)
+    assert statistics.median(times) <= 100
+
+
+def test_digit_templates_are_regenerated_from_the_shared_screenshot(reference_data):
+    from assets.vision.tenten.make_templates import templates_from
+
+    regenerated = templates_from(reference_data)
+    stored = tenten.digit_templates()
+    assert sorted(regenerated) == sorted(stored) == list("134568")
+    for digit, template in regenerated.items():
+        assert np.abs(template.astype(np.float32) / 255 - stored[digit]).max() <= 1 / 255 + 1e-6
+
+
+# -- the state before ------------------------------------------------------------------------------
+def test_previous_state_settles_the_hidden_cell(case, screenshot):
+    rows = ["".join("#" if cell else "." for cell in row) for row in case.expected["grid"]]
+    # before the drag: the single still in slot 3; no placement of V, i or . leaves a grid that
+    # agrees with every sure cell except the previous grid itself, so (8, 9) is as it was: filled
+    before = State.from_rows(rows, ("V", "i", "."), 650)
+    reading = read("1010", screenshot, previous=before)
+    assert reading.diagnostics["previous"]["settled"] == [[8, 9]]
+    assert reading.cells["grid"][8][9] == 1 and reading.doubtful == []
+    # had (8, 9) been empty before, the single could have gone there: both grids agree with the
+    # sure cells, so the cell stays doubtful
+    rows[8] = rows[8][:9] + "."
+    reading = read("1010", screenshot, previous=State.from_rows(rows, ("V", "i", "."), 650))
+    assert reading.diagnostics["previous"]["settled"] == [] and reading.doubtful == [(8, 9)]
+
+
+def test_previous_state_corrects_a_doubtful_misread():
+    # row 0 read "#########." with (0, 9) doubtful and read filled; the state before had row 0
+    # "########.." with a domino 'i' in the tray: i at (0, 9) would fill row 0 and clear it, which
+    # disagrees with the sure cells, so the only grid that agrees is the one before: (0, 9) empty
+    grid = np.zeros((10, 10), np.int8)
+    grid[0, :10] = 1
+    grid[1, 9] = 0
+    confidence = np.ones((10, 10))
+    confidence[0, 9] = 0.3
+    before = State.from_rows(["########.."] + ["." * 10] * 9, ("i", None, None))
+    grid[0, 8] = 0
+    found = tenten.reconcile_with_previous(grid, confidence, before)
+    assert found["settled"] == [[0, 9]] and grid[0, 9] == 0 and confidence[0, 9] >= 0.6
+
+
+# -- boards drawn by Kibitz's own view --------------------------------------------------------------
+def random_board(seed: int, placements: int) -> int:
+    """A grid the rules reach: ``placements`` pieces, each a random piece at a random legal anchor,
+    with the clears after each."""
+    rng = np.random.default_rng(seed)
+    filled = 0
+    for _ in range(placements):
+        letter = LETTERS[rng.integers(len(LETTERS))]
+        anchors = rules.placements(filled, letter)
+        if anchors:
+            row, column = anchors[rng.integers(len(anchors))]
+            filled = rules.place(filled, letter, row, column)[0]
+    return filled
+
+
+OWN_VIEW_STATES = [
+    State(random_board(1, 30), ("O", "J", "h"), 0),  # a full tray of three different pieces
+    State(random_board(2, 45), ("V", "i", None), 0),
+    State(random_board(3, 25), ("r", "-", "T"), 0),
+    State(0, ("H", ".", "L"), 0),
+    State(random_board(4, 40), (None, "R", "o"), 0),
+    State(random_board(5, 35), (None, None, None), 0),  # a deal due
+]
+
+
+@pytest.mark.parametrize("side", [230, 420, 800])
+@pytest.mark.parametrize("number", range(len(OWN_VIEW_STATES)))
+def test_own_view_boards(side, number):
+    state = OWN_VIEW_STATES[number]
+    assert state.deal_due or rules.can_place_any(state)
+    size = widget_size(side)
+    image = render_board("1010", state, (size.width(), size.height()), noise=5.0, seed=number)
+    reading = read("1010", image)
+    assert reading.state.filled == state.filled
+    assert reading.state.tray == state.tray
+    assert reading.cells["tray"] == list(state.tray)
+    assert reading.doubtful == []
+    assert "dragged" not in reading.diagnostics
+
+
+def test_own_view_full_tray_pieces_are_told_by_shape():
+    # every piece letter appears in some tray slot, at a small size with noise (on boards where
+    # the game goes on: the view darkens a finished game's board)
+    for first in range(0, len(LETTERS), 3):
+        tray = tuple(LETTERS[(first + k) % len(LETTERS)] for k in range(3))
+        state = State(random_board(first, 12), tray, 0)
+        assert rules.can_place_any(state)
+        size = widget_size(260)
+        image = render_board("1010", state, (size.width(), size.height()), noise=4.0, seed=first)
+        assert read("1010", image).state == state
+
+
+def test_a_full_line_makes_its_cells_doubtful():
+    # the game removes a full row at once: a reading with one was caught mid-clear
+    state = State.from_rows(["#" * 10] + ["#...#....."] * 3 + ["." * 10] * 6, ("o", None, None))
+    size = widget_size(300)
+    reading = read("1010", render_board("1010", state, (size.width(), size.height()), noise=3.0))
+    assert reading.state.filled == state.filled
+    assert reading.diagnostics["full_lines"] == [["row", 0]]
+    assert reading.doubtful == [(0, c) for c in range(10)]
+
+
+def test_a_piece_dragged_over_an_own_view_board():
+    state = State.from_rows(["." * 10] * 5 + ["##########"[:9] + "."] + ["." * 10] * 4, ("V", None, None))
+    size = widget_size(400)
+    image = render_board("1010", state, (size.width(), size.height()), noise=3.0)
+    reading = read("1010", image)
+    geometry = reading.diagnostics["board_px"]
+    pitch = geometry["cell_pitch"]
+    # a purple single drawn at board scale, 0.4 of a cell right of and 0.3 below the middle of (2, 4)
+    x = round(geometry["left"] + 4.4 * pitch + 0.06 * pitch)
+    y = round(geometry["top"] + 2.3 * pitch + 0.06 * pitch)
+    cv2.rectangle(image, (x, y), (x + round(0.88 * pitch), y + round(0.88 * pitch)), (220, 142, 132), -1)
+    reading = read("1010", image)
+    assert reading.diagnostics["dragged"]["piece"] == "."
+    assert reading.state.filled == state.filled
+    assert set(reading.doubtful) <= {(2, 4), (2, 5), (3, 4), (3, 5)} and reading.doubtful
+
+
+# -- not a board ------------------------------------------------------------------------------------
+def _not_boards():
+    rng = np.random.default_rng(7)
+    y, x = np.mgrid[0:400, 0:600]
+    yield "uniform", np.full((476, 268, 3), (36, 33, 35), np.uint8)
+    yield "noise", rng.integers(0, 256, (480, 480, 3), dtype=np.uint8)
+    yield "gradient", np.dstack([x * 255 // 600, y * 255 // 400, (x + y) * 255 // 1000]).astype(np.uint8)
+
+
+@pytest.mark.parametrize("name,image", list(_not_boards()))
+def test_not_a_board(name, image):
+    with pytest.raises(NoBoardFound):
+        read("1010", image)
+
+
+@pytest.mark.parametrize("other", ["2048/new_game.png", "splt/imbalance.jpg", "destructo/blocks_before.png"])
+def test_another_games_screenshot_is_not_a_board(reference_data, other):
+    from vision.images import load
+
+    path = reference_data / other
+    if not path.is_file():
+        pytest.skip(f"{other} not in the reference data")
+    with pytest.raises(NoBoardFound):
+        read("1010", load(path))
+
+
+# -- the command line -------------------------------------------------------------------------------
+def test_kibitz_read_json(capsys, case):
+    code = cli.main(["read", "1010", str(case.image), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["game"] == "1010"
+    assert result["board"].splitlines()[0] == TRUTH_ROWS_HEADER
+    assert result["cells"] == case.expected
+    assert result["doubtful"] == [[8, 9]]
+    assert 0 < result["confidence"] < 0.6
+    assert result["diagnostics"]["dragged"]["piece"] == "."
+    assert all(len(row) == 10 and set(row) <= {0, 1} for row in result["cells"]["grid"])
+    assert set(result["cells"]["tray"]) <= set(BY_LETTER) | {None}

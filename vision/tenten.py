@@ -1,0 +1,742 @@
+"""1010! board reader: the 10×10 grid, the tray's three pieces, the score and a piece being dragged.
+
+How the real game looks is in ``shared/specs/1010.md`` section 5: a near-black page, the board as
+10×10 rounded grey squares (filled ones in their piece's colour), the tray's pieces under it at
+about 62 % of the board's scale, the score and the best score above it.
+
+The reader finds the board by itself, at any scale: every pixel brighter than the page is part of
+a cell, so after closing the thin gaps between cells the board is one square blob; the blob must
+show ten cells a side (nine darker gaps at equal steps both ways, and a grey or coloured patch in
+each cell). Cells are read by colour in Lab (the image's own empty grey against the game's piece
+colours); each cell's confidence is the margin between the nearer and the farther of the two
+readings. A piece in mid-drag (a cell-sized coloured square off the grid's steps) is reported
+and the cells it covers are read from what shows around it, with their confidence lowered.
+Tray pieces are told by their cell layout on the tray's smaller pitch, matched to the engine's
+piece letters. The score is read with the digit templates of ``assets/vision/tenten`` when every
+digit matches one of them well; otherwise it is left at 0 and the diagnostics say why.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import time
+from importlib import resources
+from typing import Any
+
+import cv2
+import numpy as np
+
+from engines.tenten import PIECES, State
+from engines.tenten import reference as rules
+from engines.tenten.pieces import SIZE
+from vision.images import as_bgr
+from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
+
+#: The game's colours sampled from a real screenshot (spec 5 and the transcription); the names are
+#: the ones ``cells``' diagnostics use. Tray pieces are drawn a little darker than board cells.
+PIECE_COLOURS = {
+    "blue": "#66c5e6",
+    "green": "#64dc8d",
+    "red": "#d45858",
+    "teal": "#5ae6b4",
+    "pink": "#e05b86",
+    "lime": "#9eee5e",
+    "orange": "#e6965a",
+    "yellow": "#d5a42d",
+    "purple": "#848edc",
+    "dark red": "#bf4b49",
+}
+#: A tray colour that is a darker shade of a board colour is named as the board colour.
+SAME_COLOUR = {"dark red": "red"}
+EMPTY_COLOUR = "#454246"
+#: Spec 5: tray pieces are drawn at about 62 % of the board's pitch.
+TRAY_SCALE = 0.62
+#: The board is looked for in a copy of the image shrunk to these longer sides in turn (pixels) ...
+OVERVIEW_SIDES = (600, 1600)
+#: ... and read in a crop around it shrunk to this many pixels a cell: plenty for colours and
+#: the tray's shapes, and it keeps the reading time the same at any scale.
+READ_PITCH = 24.0
+#: The crop reaches this many pitches above the board (the score) and below it (the tray).
+HEADER_PITCHES = 3.0
+TRAY_PITCHES = 6.5
+#: A cell whose Lab colour has at least this chroma is a coloured (filled) cell.
+COLOURED_CHROMA = 18.0
+#: Closing kernels tried in turn to join the cells of the board into one blob (pixels).
+CLOSING_SIZES = (1, 3, 5, 9, 15, 25)
+PIECE_BY_ROWS = {piece.rows: piece.letter for piece in PIECES}
+
+
+def _lab_of_hex(colour: str) -> np.ndarray:
+    red, green, blue = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    pixel = np.array([[[blue, green, red]]], np.float32) / 255
+    return cv2.cvtColor(pixel, cv2.COLOR_BGR2Lab)[0, 0]
+
+
+PALETTE_NAMES = tuple(PIECE_COLOURS)
+PALETTE_LAB = np.array([_lab_of_hex(PIECE_COLOURS[name]) for name in PALETTE_NAMES], np.float32)
+DEFAULT_EMPTY_LAB = _lab_of_hex(EMPTY_COLOUR)
+_MERGED_INDEX = np.array([PALETTE_NAMES.index(SAME_COLOUR.get(name, name)) for name in PALETTE_NAMES], np.int16)
+
+
+@dataclasses.dataclass(frozen=True)
+class BoardGeometry:
+    """Where the board lies in the (possibly shrunk) image: its top-left corner and cell pitch."""
+
+    left: float
+    top: float
+    pitch: float
+
+    @property
+    def side(self) -> float:
+        return SIZE * self.pitch
+
+    @property
+    def right(self) -> float:
+        return self.left + self.side
+
+    @property
+    def bottom(self) -> float:
+        return self.top + self.side
+
+    def cell_box(self, row: int, column: int, inset: float) -> tuple[int, int, int, int]:
+        """Pixel box (x0, y0, x1, y1) of a cell shrunk by ``inset`` pitches on every side."""
+        x0 = self.left + (column + inset) * self.pitch
+        y0 = self.top + (row + inset) * self.pitch
+        x1 = self.left + (column + 1 - inset) * self.pitch
+        y1 = self.top + (row + 1 - inset) * self.pitch
+        return round(x0), round(y0), max(round(x1), round(x0) + 1), max(round(y1), round(y0) + 1)
+
+    def scaled(self, factor: float) -> BoardGeometry:
+        return BoardGeometry(self.left * factor, self.top * factor, self.pitch * factor)
+
+    def to_json(self) -> dict[str, float]:
+        return {"left": round(self.left, 1), "top": round(self.top, 1), "right": round(self.right, 1),
+                "bottom": round(self.bottom, 1), "cell_pitch": round(self.pitch, 2)}
+
+
+def cell_samples(geometry: BoardGeometry, inset: float, points: int = 6) -> tuple[np.ndarray, np.ndarray]:
+    """Pixel rows and columns (each 10 × 10 × points²) of a points × points lattice inside each
+    cell, ``inset`` pitches in from its sides: cells are read from these samples all at once."""
+    steps = inset + (1 - 2 * inset) * (np.arange(points) + 0.5) / points
+    offsets_y, offsets_x = np.meshgrid(steps, steps, indexing="ij")
+    index = np.arange(SIZE)
+    ys = geometry.top + (index[:, None, None] + offsets_y.reshape(1, 1, -1)) * geometry.pitch
+    xs = geometry.left + (index[None, :, None] + offsets_x.reshape(1, 1, -1)) * geometry.pitch
+    ys, xs = np.broadcast_arrays(ys, xs)
+    return ys.astype(np.intp), xs.astype(np.intp)
+
+
+@dataclasses.dataclass(frozen=True)
+class DraggedPiece:
+    """A piece drawn over the board off the grid's steps: the player is moving it."""
+
+    letter: str | None
+    colour: str
+    boxes: tuple[tuple[int, int, int, int], ...]  # (x0, y0, x1, y1) of each of its cells
+
+
+def read(image: np.ndarray, previous: State | None = None) -> Reading:
+    """Read a 1010! screenshot (BGR) as a :class:`Reading` of ``engines.GAMES["1010"]``.
+
+    ``previous`` (the state before, if known) settles doubtful cells when every grid one
+    placement from it can leave that agrees with the sure cells agrees on them. Raises
+    :class:`NoBoardFound`.
+    """
+    started = time.perf_counter()
+    image = as_bgr(image)
+    found = _find_board_at_a_scale(image)
+    region = Region.around(found, image.shape)
+    crop = region.cut(image)
+    geometry = region.geometry(found)
+    labels = colour_labels(crop)
+
+    dragged = find_dragged(labels, geometry)
+    grid, colours, confidence, empty_lab = read_cells(crop, geometry, dragged)
+    tray, tray_found = read_tray(labels, geometry)
+    scores = read_scores(crop, geometry)
+
+    diagnostics: dict[str, Any] = {
+        "board_px": found.to_json(),
+        "colours": colours,
+        "empty_lab": [round(float(x), 1) for x in empty_lab],
+        "tray": [{**slot, "box_px": region.to_image(slot["box_px"])} if "box_px" in slot else slot
+                 for slot in tray_found],
+        **scores,
+    }
+    if geometry.bottom + 5 * geometry.pitch > crop.shape[0]:
+        diagnostics["tray_note"] = "the image ends less than 5 cells under the board: the tray may be cut off"
+    if dragged is not None:
+        diagnostics["dragged"] = {
+            "piece": dragged.letter,
+            "colour": dragged.colour,
+            "boxes_px": [region.to_image(box) for box in dragged.boxes],
+            "covers": [[r, c] for r in range(SIZE) for c in range(SIZE) if covered_share(dragged, geometry, r, c) > 0],
+            "note": "a piece in mid-drag: not on the board; the slot it came from shows empty",
+        }
+    full_lines = _full_lines(grid)
+    if full_lines:
+        diagnostics["full_lines"] = full_lines
+        for kind, index in full_lines:
+            line = confidence[index, :] if kind == "row" else confidence[:, index]
+            np.minimum(line, 0.5, out=line)
+    if previous is not None:
+        diagnostics["previous"] = reconcile_with_previous(grid, confidence, previous)
+
+    score = scores.get("score")
+    try:
+        state = State.from_rows(grid.tolist(), tuple(tray), score if isinstance(score, int) else 0)
+    except ValueError as error:
+        raise NoBoardFound(f"the engine refuses the board read: {error}") from None
+    diagnostics["ms"] = round((time.perf_counter() - started) * 1000, 1)
+    cells = {"grid": grid.tolist(), "tray": list(tray)}
+    return Reading("1010", state, cells, confidence, diagnostics)
+
+
+def _find_board_at_a_scale(image: np.ndarray) -> BoardGeometry:
+    """The board in the image's pixels, looked for in a copy shrunk to OVERVIEW_SIDES[0] and, when
+    it is not there (a small game window in a large screenshot), in a larger one."""
+    longest = max(image.shape[:2])
+    failure = None
+    for side in OVERVIEW_SIDES:
+        scale = min(1.0, side / longest)
+        overview = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        try:
+            return find_board(overview).scaled(1 / scale)
+        except NoBoardFound as error:
+            failure = error
+        if scale == 1.0:
+            break
+    raise failure
+
+
+@dataclasses.dataclass(frozen=True)
+class Region:
+    """The part of the image read closely: the board with the header above it and the tray
+    below, shrunk so that a cell is about READ_PITCH pixels. ``x``/``y``: its top-left corner in
+    the image; ``scale``: crop pixels per image pixel."""
+
+    x: int
+    y: int
+    width: int
+    height: int
+    scale: float
+
+    @classmethod
+    def around(cls, board: BoardGeometry, shape: tuple[int, ...]) -> Region:
+        pitch = board.pitch
+        x0 = max(0, int(board.left - pitch))
+        y0 = max(0, int(board.top - HEADER_PITCHES * pitch))
+        x1 = min(shape[1], int(np.ceil(board.right + pitch)))
+        y1 = min(shape[0], int(np.ceil(board.bottom + TRAY_PITCHES * pitch)))
+        return cls(x0, y0, x1 - x0, y1 - y0, min(1.0, READ_PITCH / pitch))
+
+    def cut(self, image: np.ndarray) -> np.ndarray:
+        crop = image[self.y:self.y + self.height, self.x:self.x + self.width]
+        if self.scale == 1.0:
+            return crop
+        return cv2.resize(crop, None, fx=self.scale, fy=self.scale, interpolation=cv2.INTER_AREA)
+
+    def geometry(self, board: BoardGeometry) -> BoardGeometry:
+        return BoardGeometry((board.left - self.x) * self.scale, (board.top - self.y) * self.scale,
+                             board.pitch * self.scale)
+
+    def to_image(self, box) -> list[int]:
+        """A crop box (x0, y0, x1, y1) in the image's pixels."""
+        x0, y0, x1, y1 = box
+        return [round(x0 / self.scale + self.x), round(y0 / self.scale + self.y),
+                round(x1 / self.scale + self.x), round(y1 / self.scale + self.y)]
+
+
+# -- the board -------------------------------------------------------------------------------------
+def find_board(image: np.ndarray) -> BoardGeometry:
+    """The board's square: the blob of pixels brighter than the page, joined across the gaps
+    between cells, which shows 10 × 10 cells. Raises :class:`NoBoardFound`."""
+    value = _brightness(image)
+    brightness = cv2.blur(value, (3, 3))
+    cumulative = np.cumsum(np.bincount(brightness.ravel(), minlength=256))
+    # the page is the darkest large area: the darkest 5 % of the image, or (when the game's page
+    # is a small part of a brighter screen) its darkest 0.5 %
+    pages = sorted({int(np.searchsorted(cumulative, share * brightness.size)) for share in (0.05, 0.005)},
+                   reverse=True)
+    if len(pages) == 2 and pages[0] - pages[1] < 6:
+        pages = pages[:1]
+    tried: set[tuple[int, int, int]] = set()
+    for page in pages:
+        geometry = _board_blob(image, value, (brightness > page + 12).astype(np.uint8), tried)
+        if geometry is not None:
+            return geometry
+    raise NoBoardFound("no 10 × 10 grid of cells found (no square blob of cells with nine even gaps each way)")
+
+
+def _board_blob(image: np.ndarray, value: np.ndarray, bright: np.ndarray, tried: set[tuple[int, int, int]]
+                ) -> BoardGeometry | None:
+    """The first square blob of ``bright`` pixels that is a board, joining cells across ever wider
+    gaps (CLOSING_SIZES); ``tried`` holds the squares already refused."""
+    smallest = 30  # a board under 3 px a cell cannot be read
+    for size in CLOSING_SIZES:
+        joined = bright if size == 1 else cv2.morphologyEx(
+            bright, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=4)
+        order = np.argsort(-stats[1:, cv2.CC_STAT_AREA])[:4] + 1
+        for label in order:
+            x, y, w, h, area = stats[label]
+            if min(w, h) < smallest or area < 0.5 * w * h:
+                continue
+            square = _square_extent(labels[y:y + h, x:x + w] == label)
+            if square is None:
+                continue
+            left, top, side = x + square[0], y + square[1], square[2]
+            key = (round(left), round(top), round(side))
+            if key in tried:
+                continue
+            tried.add(key)
+            geometry = BoardGeometry(left, top, side / SIZE)
+            if _looks_like_board(image, value, geometry):
+                return geometry
+    return None
+
+
+def _brightness(image: np.ndarray) -> np.ndarray:
+    """Each pixel's brightest channel (HSV's value)."""
+    return np.maximum(np.maximum(image[..., 0], image[..., 1]), image[..., 2])
+
+
+def _square_extent(blob: np.ndarray) -> tuple[float, float, float] | None:
+    """(left, top, side) of the square a blob mostly covers: the columns and rows covered for at
+    least half the blob's extent (so a piece dragged over its edge does not widen it)."""
+    columns = blob.mean(axis=0)
+    rows = blob.mean(axis=1)
+    column_span = np.nonzero(columns >= 0.5 * columns.max())[0]
+    row_span = np.nonzero(rows >= 0.5 * rows.max())[0]
+    width = column_span[-1] - column_span[0] + 1
+    height = row_span[-1] - row_span[0] + 1
+    if abs(width - height) > 0.06 * max(width, height) + 1:
+        return None
+    return float(column_span[0]), float(row_span[0]), (width + height) / 2
+
+
+def _looks_like_board(image: np.ndarray, value: np.ndarray, geometry: BoardGeometry) -> bool:
+    """Nine darker gaps at equal steps across and down, and a cell's colour in (nearly) every cell."""
+    x0, y0 = round(geometry.left), round(geometry.top)
+    x1, y1 = round(geometry.right), round(geometry.bottom)
+    board = value[y0:y1, x0:x1]
+    if board.size == 0 or min(board.shape) < 20:
+        return False
+    # the darker tenth of each column (row) of pixels: a gap is dark all along, a cell's middle
+    # only where it is empty
+    across, down = np.percentile(board, 10, axis=0), np.percentile(board, 10, axis=1)
+    if _gap_count(across, geometry.pitch) < 8 or _gap_count(down, geometry.pitch) < 8:
+        return False
+    ys, xs = cell_samples(geometry, 0.3, 4)
+    if ys.max() >= image.shape[0] or xs.max() >= image.shape[1]:
+        return False
+    lab = _lab(image[ys, xs])
+    chroma = np.hypot(lab[..., 1], lab[..., 2])
+    lightness = np.median(lab[..., 0], axis=2)
+    cell_chroma = np.median(chroma, axis=2)
+    coloured = (cell_chroma >= COLOURED_CHROMA) & (lightness >= 35)
+    grey = (cell_chroma < 12) & (lightness >= 15) & (lightness <= 70)
+    cell_like = int((coloured | grey).sum())
+    return cell_like >= 90
+
+
+def _gap_count(profile: np.ndarray, pitch: float) -> int:
+    """How many of the nine inner cell boundaries are darker than the middles of both cells."""
+    dips = 0
+    half_window = max(1, round(0.12 * pitch))
+    for k in range(1, SIZE):
+        at = round(k * pitch)
+        gap = profile[max(0, at - half_window):at + half_window + 1].min()
+        before = profile[round((k - 0.5) * pitch)]
+        after = profile[min(len(profile) - 1, round((k + 0.5) * pitch))]
+        dips += gap < min(before, after) - 4
+    return dips
+
+
+# -- cells -----------------------------------------------------------------------------------------
+def read_cells(image: np.ndarray, geometry: BoardGeometry, dragged: DraggedPiece | None
+               ) -> tuple[np.ndarray, list[list[str | None]], np.ndarray, np.ndarray]:
+    """Occupancy (10×10 of 0/1), colour names, per-cell confidence and the empty grey used.
+
+    A cell is compared with the image's own empty grey and with the nearest piece colour; its
+    confidence is the margin between the two distances. Cells a dragged piece covers are read
+    from the part that shows and their confidence shrinks with the part hidden."""
+    ys, xs = cell_samples(geometry, 0.2)
+    ys = np.clip(ys, 0, image.shape[0] - 1)
+    xs = np.clip(xs, 0, image.shape[1] - 1)
+    samples = _lab(image[ys, xs])  # 10 × 10 × points² × 3
+    visible = np.ones((SIZE, SIZE), np.float32)
+    if dragged is not None:
+        hidden = _dragged_mask(image.shape[:2], dragged, geometry)[ys, xs]
+        shows = ~hidden
+        visible = shows.mean(axis=2)
+        # a cell hidden (nearly) all over is read from all its samples, at a confidence near 0
+        shows |= (shows.sum(axis=2) < 3)[:, :, None]
+        samples = np.where(shows[..., None], samples, np.nan)
+        colours_lab = np.nanmedian(samples, axis=2)
+    else:
+        colours_lab = np.median(samples, axis=2)
+    cell_chroma = np.hypot(colours_lab[..., 1], colours_lab[..., 2])
+    greys = colours_lab[cell_chroma < 12]
+    empty_lab = np.median(greys, axis=0) if len(greys) else DEFAULT_EMPTY_LAB
+    to_empty = np.linalg.norm(colours_lab - empty_lab, axis=2)
+    to_pieces = np.linalg.norm(colours_lab[:, :, None, :] - PALETTE_LAB[None, None], axis=3)
+    nearest_piece = to_pieces.argmin(axis=2)
+    # a filled cell in a shade the palette lacks still stands far from the grey: a chroma of 60
+    # or more counts as a piece colour outright, less as that much short of one
+    to_piece = np.minimum(to_pieces.min(axis=2), np.maximum(0.0, 60.0 - cell_chroma))
+    grid = (to_piece < to_empty).astype(np.int8)
+    nearer, farther = np.minimum(to_piece, to_empty), np.maximum(to_piece, to_empty)
+    confidence = ((farther - nearer) / np.maximum(farther + nearer, 1e-6)).astype(np.float64)
+    confidence *= np.clip(visible / 0.9, 0.0, 1.0)
+    colours = [[SAME_COLOUR.get(PALETTE_NAMES[nearest_piece[r, c]], PALETTE_NAMES[nearest_piece[r, c]])
+                if grid[r, c] else None for c in range(SIZE)] for r in range(SIZE)]
+    return grid, colours, np.round(confidence, 4), empty_lab
+
+
+def _dragged_mask(shape: tuple[int, int], dragged: DraggedPiece, geometry: BoardGeometry) -> np.ndarray:
+    mask = np.zeros(shape, bool)
+    margin = max(1, round(0.08 * geometry.pitch))
+    for x0, y0, x1, y1 in dragged.boxes:
+        mask[max(0, y0 - margin):y1 + margin, max(0, x0 - margin):x1 + margin] = True
+    return mask
+
+
+def covered_share(dragged: DraggedPiece, geometry: BoardGeometry, row: int, column: int) -> float:
+    """The share of a cell's middle (inset 0.2 pitch) that the dragged piece's cells hide."""
+    x0, y0, x1, y1 = geometry.cell_box(row, column, 0.2)
+    hidden = 0
+    for bx0, by0, bx1, by1 in dragged.boxes:
+        hidden += max(0, min(x1, bx1) - max(x0, bx0)) * max(0, min(y1, by1) - max(y0, by0))
+    return min(1.0, hidden / ((x1 - x0) * (y1 - y0)))
+
+
+def _full_lines(grid: np.ndarray) -> list[list[str | int]]:
+    """Rows and columns read as full, as ["row", 3] or ["column", 0]: the game removes them at
+    once, so a reading with one was caught mid-animation (or is wrong)."""
+    return ([["row", int(r)] for r in np.nonzero(grid.all(axis=1))[0]]
+            + [["column", int(c)] for c in np.nonzero(grid.all(axis=0))[0]])
+
+
+# -- coloured shapes: the dragged piece and the tray ------------------------------------------------
+def _lab(pixels: np.ndarray) -> np.ndarray:
+    """Lab (L 0..100) of BGR pixels of any shape (last axis the three channels)."""
+    flat = pixels.reshape(1, -1, 3).astype(np.float32) / 255
+    return cv2.cvtColor(flat, cv2.COLOR_BGR2Lab).reshape(pixels.shape)
+
+
+@functools.cache
+def _label_table() -> np.ndarray:
+    """The nearest piece colour (index into PALETTE_NAMES) of every colour on a 32-level-per-channel
+    BGR lattice, -1 for colours too grey or too dark to be a piece's."""
+    levels = (np.arange(32) * 8 + 4).astype(np.uint8)
+    blue, green, red = np.meshgrid(levels, levels, levels, indexing="ij")
+    lab = _lab(np.stack([blue, green, red], axis=-1).reshape(-1, 3))
+    chroma = np.hypot(lab[:, 1], lab[:, 2])
+    distances = ((lab[:, None, :] - PALETTE_LAB[None]) ** 2).sum(axis=2)
+    table = _MERGED_INDEX[distances.argmin(axis=1)]
+    table[(chroma < COLOURED_CHROMA) | (lab[:, 0] < 35)] = -1
+    return table
+
+
+def colour_labels(image: np.ndarray) -> np.ndarray:
+    """Each pixel's nearest piece colour (index into PALETTE_NAMES), -1 where it is not coloured."""
+    quantised = (image >> 3).astype(np.intp)
+    return _label_table()[(quantised[..., 0] << 10) | (quantised[..., 1] << 5) | quantised[..., 2]]
+
+
+def _one_colour_regions(labels: np.ndarray) -> np.ndarray:
+    """The coloured pixels minus the borders between two colours, so that each connected region
+    is of one colour (cells of different colours that touch come apart)."""
+    regions = labels >= 0
+    regions[:, 1:] &= labels[:, 1:] == labels[:, :-1]
+    regions[1:, :] &= labels[1:, :] == labels[:-1, :]
+    return regions.astype(np.uint8)
+
+
+def find_dragged(colours: np.ndarray, geometry: BoardGeometry) -> DraggedPiece | None:
+    """Cell-sized squares of one colour over the board whose middles are off the grid's steps."""
+    pitch = geometry.pitch
+    margin = round(pitch)
+    ox, oy = max(0, round(geometry.left) - margin), max(0, round(geometry.top) - margin)
+    window = (slice(oy, round(geometry.bottom) + margin), slice(ox, round(geometry.right) + margin))
+    labels = colours[window]
+    count, _, stats, _ = cv2.connectedComponentsWithStats(_one_colour_regions(labels), connectivity=4)
+    boxes: list[tuple[int, int, int, int]] = []
+    names: list[int] = []
+    for label in range(1, count):
+        x, y, w, h, area = stats[label]
+        if not (0.55 * pitch <= min(w, h) and max(w, h) <= 1.0 * pitch and area >= 0.75 * w * h):
+            continue
+        column = (ox + x + w / 2 - geometry.left) / pitch - 0.5
+        row = (oy + y + h / 2 - geometry.top) / pitch - 0.5
+        over_board = -0.8 <= column <= SIZE - 0.2 and -0.8 <= row <= SIZE - 0.2
+        if over_board and max(abs(column - round(column)), abs(row - round(row))) > 0.15:
+            boxes.append((ox + x, oy + y, ox + x + w, oy + y + h))
+            names.append(int(labels[y + h // 2, x + w // 2]))
+    if not boxes:
+        return None
+    colour = max(set(names), key=names.count)
+    boxes = [box for box, name in zip(boxes, names) if name == colour]
+    return DraggedPiece(_shape_of_boxes(boxes, pitch), PALETTE_NAMES[colour], tuple(boxes))
+
+
+def _shape_of_boxes(boxes: list[tuple[int, int, int, int]], pitch: float) -> str | None:
+    """The piece letter of cell boxes laid out on ``pitch``, or None when no piece has that shape."""
+    x0 = min(box[0] for box in boxes)
+    y0 = min(box[1] for box in boxes)
+    cells = {(round((box[1] - y0) / pitch), round((box[0] - x0) / pitch)) for box in boxes}
+    height = 1 + max(r for r, _ in cells)
+    width = 1 + max(c for _, c in cells)
+    rows = tuple("".join("#" if (r, c) in cells else "." for c in range(width)) for r in range(height))
+    return PIECE_BY_ROWS.get(rows)
+
+
+def read_tray(colours: np.ndarray, geometry: BoardGeometry
+              ) -> tuple[list[str | None], list[dict[str, Any]]]:
+    """The three tray slots under the board, left to right: a piece letter or None.
+
+    Coloured blobs under the board (the cells of a piece joined across their thin gaps) are
+    measured on the tray's pitch (TRAY_SCALE of the board's); each must be of one colour, sit
+    where a tray piece sits and fill exactly the cells of one of the 19 pieces."""
+    pitch = geometry.pitch
+    cell = TRAY_SCALE * pitch
+    x0 = max(0, round(geometry.left - 0.5 * pitch))
+    x1 = round(geometry.right + 0.5 * pitch)
+    y0 = round(geometry.bottom + 0.15 * pitch)
+    y1 = round(geometry.bottom + 6.0 * pitch)
+    slots: list[str | None] = [None, None, None]
+    found: list[dict[str, Any]] = [{"slot": slot + 1, "piece": None} for slot in range(3)]
+    if y0 >= colours.shape[0] - 2:
+        return slots, found
+    labels = colours[y0:y1, x0:x1]
+    coloured = (labels >= 0).astype(np.uint8)
+    joint = max(3, round(0.25 * cell) | 1)
+    joined = cv2.morphologyEx(coloured, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (joint, joint)))
+    count, blobs, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=4)
+    for label in range(1, count):
+        x, y, w, h, area = stats[label]
+        middle_y = y0 + y + h / 2 - geometry.bottom
+        if min(w, h) < 0.7 * cell or max(w, h) > 5.6 * cell or not 0.8 * pitch <= middle_y <= 4.6 * pitch:
+            continue
+        inside = (blobs[y:y + h, x:x + w] == label) & (coloured[y:y + h, x:x + w] > 0)
+        columns, rows = max(1, round(w / cell)), max(1, round(h / cell))
+        if columns > 5 or rows > 5:
+            continue
+        drawing, fill_margin, middles = _sub_cells(inside, rows, columns)
+        letter = PIECE_BY_ROWS.get(drawing)
+        if letter is None:
+            continue
+        # one colour all over, judged in the cells' middles (their soft edges blend with the page)
+        piece_labels = labels[y:y + h, x:x + w][middles & inside]
+        colour = int(np.bincount(piece_labels).argmax())
+        same_colour = float((piece_labels == colour).mean())
+        if same_colour < 0.85:
+            continue
+        fit = max(abs(w / cell - columns), abs(h / cell - rows))
+        slot = int(np.clip((x0 + x + w / 2 - geometry.left) // (geometry.side / 3), 0, 2))
+        confidence = round(float(min(fill_margin, 1 - 2 * fit, same_colour)), 3)
+        if slots[slot] is not None and found[slot]["confidence"] >= confidence:
+            continue
+        slots[slot] = letter
+        found[slot] = {"slot": slot + 1, "piece": letter, "colour": PALETTE_NAMES[colour], "confidence": confidence,
+                       "box_px": [int(x0 + x), int(y0 + y), int(x0 + x + w), int(y0 + y + h)]}
+    return slots, found
+
+
+def _sub_cells(inside: np.ndarray, rows: int, columns: int) -> tuple[tuple[str, ...], float, np.ndarray]:
+    """The drawing (``#``/``.`` rows) of a blob cut into rows × columns cells, judged by the middle
+    of each cell; how clear the least clear cell was (0 = half covered, 1 = all or nothing); and
+    the mask of the cells' middles."""
+    height, width = inside.shape
+    drawing = []
+    margin = 1.0
+    middles = np.zeros_like(inside)
+    def middle(index: int, cells: int, extent: int) -> slice:
+        start = int((index + 0.25) * extent / cells)
+        return slice(start, max(int((index + 0.75) * extent / cells), start + 1))
+
+    for r in range(rows):
+        line = ""
+        for c in range(columns):
+            ys, xs = middle(r, rows, height), middle(c, columns, width)
+            share = float(inside[ys, xs].mean())
+            middles[ys, xs] = True
+            line += "#" if share >= 0.5 else "."
+            margin = min(margin, abs(share - 0.5) * 2)
+        drawing.append(line)
+    return tuple(drawing), margin, middles
+
+
+# -- the score --------------------------------------------------------------------------------------
+#: Digits are compared at this size (width, height), scaled to the height, centred across.
+GLYPH_SIZE = (14, 20)
+#: A digit is read when its template correlates at least this well and this much better than the
+#: next template.
+DIGIT_MATCH = 0.8
+DIGIT_MARGIN = 0.08
+TEMPLATES = "assets.vision.tenten"
+
+
+@dataclasses.dataclass(frozen=True)
+class Glyph:
+    """A bright mark of digit height above the board: its box in the crop and its normalised image."""
+
+    box: tuple[int, int, int, int]  # x0, y0, x1, y1
+    #: GLYPH_SIZE (width, height), float32, 0..1, lightly blurred; None for a mark too wide to be
+    #: one digit (digits run together)
+    image: np.ndarray | None
+
+
+def header_numbers(image: np.ndarray, geometry: BoardGeometry) -> list[list[Glyph]]:
+    """The runs of digit-high marks above the board, left to right (the score, then the best
+    score beyond the trophy)."""
+    pitch = geometry.pitch
+    y0, y1 = max(0, round(geometry.top - 2.8 * pitch)), max(0, round(geometry.top - 0.8 * pitch))
+    x0, x1 = max(0, round(geometry.left - 0.5 * pitch)), round(geometry.right)
+    if y1 - y0 < 0.4 * pitch or x1 - x0 < pitch:
+        return []
+    band = _brightness(image[y0:y1, x0:x1])
+    page = float(np.median(band))
+    ink = np.clip(band.astype(np.float32) - page, 0, None)
+    count, _, stats, _ = cv2.connectedComponentsWithStats((ink > 30).astype(np.uint8), connectivity=8)
+    boxes = [tuple(int(v) for v in stats[label][:4]) for label in range(1, count)
+             if 0.4 * pitch <= stats[label][3] <= 0.85 * pitch]
+    if not boxes:
+        return []
+    height = float(np.median([h for _, _, _, h in boxes]))
+    boxes = sorted(box for box in boxes if abs(box[3] - height) <= 0.12 * height + 0.5)
+    runs: list[list[Glyph]] = []
+    last_right = None
+    for x, y, w, h in boxes:
+        if last_right is None or x - last_right > 0.6 * height:
+            runs.append([])
+        last_right = x + w
+        for part_x, part_width in _split_touching(ink[y:y + h], x, w, h):
+            runs[-1].append(_glyph(ink, (part_x, y, part_width, h), (x0, y0)))
+    return runs
+
+
+def _split_touching(rows: np.ndarray, x: int, w: int, h: int) -> list[tuple[int, int]]:
+    """(x, width) of the digits in a mark: a mark wider than a digit is cut at its faintest
+    column away from its ends, again while a part stays too wide."""
+    if w <= 0.9 * h:
+        return [(x, w)]
+    profile = rows[:, x:x + w].sum(axis=0)
+    low, high = round(0.3 * h), w - round(0.3 * h)
+    if high <= low:
+        return [(x, w)]
+    cut = low + int(np.argmin(profile[low:high]))
+    return _split_touching(rows, x, cut, h) + _split_touching(rows, x + cut + 1, w - cut - 1, h)
+
+
+def _glyph(ink: np.ndarray, box: tuple[int, int, int, int], offset: tuple[int, int]) -> Glyph:
+    """The mark in ``box`` (of the band whose top-left is ``offset`` in the crop), cut to where
+    its ink is at least 40 % of its brightest (so blur does not change its size) and scaled to
+    GLYPH_SIZE by its height."""
+    x, y, w, h = box
+    top_left = (offset[0] + x, offset[1] + y)
+    corners = (*top_left, top_left[0] + w, top_left[1] + h)
+    if w > 0.9 * h:
+        return Glyph(corners, None)
+    patch = ink[max(0, y - 1):y + h + 1, max(0, x - 1):x + w + 1]
+    strong = patch >= 0.4 * patch.max()
+    rows, columns = np.nonzero(strong.any(axis=1))[0], np.nonzero(strong.any(axis=0))[0]
+    patch = patch[rows[0]:rows[-1] + 1, columns[0]:columns[-1] + 1] / patch.max()
+    width, height = GLYPH_SIZE
+    scaled_width = max(1, min(width, round(patch.shape[1] * height / patch.shape[0])))
+    scaled = cv2.resize(patch, (scaled_width, height), interpolation=cv2.INTER_AREA)
+    canvas = np.zeros((height, width), np.float32)
+    left = (width - scaled_width) // 2
+    canvas[:, left:left + scaled_width] = scaled
+    return Glyph(corners, cv2.GaussianBlur(canvas, (3, 3), 0.8))
+
+
+@functools.cache
+def digit_templates() -> dict[str, np.ndarray]:
+    """The digit templates of ``assets/vision/tenten`` (made by its ``make_templates.py``)."""
+    folder = resources.files(TEMPLATES)
+    listing = json.loads(folder.joinpath("digits.json").read_text())
+    templates = {}
+    for digit in listing["digits"]:
+        data = np.frombuffer(folder.joinpath(f"digit_{digit}.png").read_bytes(), np.uint8)
+        templates[digit] = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE).astype(np.float32) / 255
+    return templates
+
+
+def _correlation(a: np.ndarray, b: np.ndarray) -> float:
+    a = a - a.mean()
+    b = b - b.mean()
+    return float((a * b).sum() / max(np.sqrt((a * a).sum() * (b * b).sum()), 1e-9))
+
+
+def read_number(glyphs: list[Glyph]) -> tuple[int | None, str]:
+    """A run of glyphs as a number, or None and why (a glyph like no template, or like two)."""
+    templates = digit_templates()
+    digits = ""
+    for position, glyph in enumerate(glyphs, start=1):
+        if glyph.image is None:
+            return None, f"digit {position} runs into the next one"
+        scores = sorted(((_correlation(glyph.image, template), digit) for digit, template in templates.items()),
+                        reverse=True)
+        (best, digit), (second, _) = scores[0], scores[1]
+        if best < DIGIT_MATCH or best - second < DIGIT_MARGIN:
+            return None, (f"digit {position} matches no template well (best {digit} at {best:.2f}, next "
+                          f"{second:.2f}; templates exist for {''.join(sorted(templates))} only)")
+        digits += digit
+    return int(digits), "read"
+
+
+def read_scores(image: np.ndarray, geometry: BoardGeometry) -> dict[str, Any]:
+    """The score (left of the trophy) and the best score (right of it) above the board, when
+    every digit matches a template; otherwise None with the reason."""
+    runs = header_numbers(image, geometry)
+    middle = geometry.left + geometry.side / 2
+    found: dict[str, Any] = {"score": None, "best": None}
+    left_runs = [run for run in runs if run[0].box[0] < middle]
+    right_runs = [run for run in runs if run[0].box[0] >= middle]
+    for name, run in (("score", left_runs[-1:]), ("best", right_runs[:1])):
+        if not run:
+            found[f"{name}_note"] = "no digits found"
+            continue
+        number, why = read_number(run[0])
+        found[name] = number
+        if number is None:
+            found[f"{name}_note"] = why
+    return found
+
+
+# -- the state before -------------------------------------------------------------------------------
+def reconcile_with_previous(grid: np.ndarray, confidence: np.ndarray, previous: State) -> dict[str, Any]:
+    """Settle doubtful cells with the grids one placement from ``previous`` can leave (or the
+    same grid): when every such grid that agrees with all sure cells agrees on a doubtful cell,
+    that cell takes its value. Changes ``grid`` and ``confidence`` in place."""
+    doubtful = confidence < DOUBTFUL_BELOW
+    if not doubtful.any():
+        return {"used": False, "settled": [], "why": "no doubtful cell"}
+    if not isinstance(previous, State):
+        return {"used": False, "settled": [], "why": "previous is not a 1010! state"}
+    successors = {previous.filled}
+    for letter in set(previous.pieces_left):
+        for row, column in rules.placements(previous.filled, letter):
+            successors.add(rules.place(previous.filled, letter, row, column)[0])
+    sure_mask = sure_filled = 0
+    for r, c in zip(*np.nonzero(~doubtful)):
+        bit = 1 << (SIZE * int(r) + int(c))
+        sure_mask |= bit
+        if grid[r, c]:
+            sure_filled |= bit
+    agreeing = [filled for filled in successors if filled & sure_mask == sure_filled]
+    if not agreeing:
+        return {"used": False, "settled": [],
+                "why": "no grid one placement from the previous state agrees with the sure cells"}
+    settled = []
+    for r, c in zip(*np.nonzero(doubtful)):
+        values = {filled >> (SIZE * int(r) + int(c)) & 1 for filled in agreeing}
+        if len(values) == 1:
+            grid[r, c] = values.pop()
+            confidence[r, c] = max(confidence[r, c], DOUBTFUL_BELOW)
+            settled.append([int(r), int(c)])
+    return {"used": bool(settled), "settled": settled, "candidates": len(agreeing)}
