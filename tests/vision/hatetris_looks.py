@@ -1,5 +1,5 @@
-"""Pictures of HATETRIS positions for the reader's tests: the official page's look, drawn from
-facts about it, and Kibitz's own view, rendered offscreen.
+"""Pictures of the official HATETRIS page for the reader's tests, drawn from facts about it
+(Kibitz's own view is rendered by ``tests.vision.render``).
 
 There is no real screenshot of HATETRIS in the shared data. The official page's look is known as
 facts (shared/specs/hatetris.md section 5 and the page's stylesheet in qntm/hatetris,
@@ -8,18 +8,19 @@ facts (shared/specs/hatetris.md section 5 and the page's stylesheet in qntm/hate
 cells black, landed rgb(0,162,232), the live piece red, a 1 px red top border on the cells of row 4
 (the bar); right of the well, 10 px away, paragraphs in 16 px Arial with 10 px between them
 ("you're playing HATETRIS by qntm", "AI: ...", "score: N"), and the control buttons below the well.
-Until 2022 the page put six white control symbols in the well's top-left cells (rows 0-1,
-columns 0-2); ``buttons_in_well`` draws those. Shapes are drawn with cv2 at the page's zoom
+An earlier version of the page put six white control symbols in the well's top-left cells
+(rows 0-1, columns 0-2; its Well component); ``buttons_in_well`` draws those. Shapes are drawn with cv2 at the page's zoom
 (``scale`` = device pixels per CSS pixel, edges rounded like a browser's); text is rendered with
 Qt, because cv2 has no proportional font.
 """
 
 from __future__ import annotations
 
-import numpy as np
 import cv2
+import numpy as np
 
 from engines.hatetris.pieces import CELLS, PIECE_INDEX
+from tests.vision.render import qimage_to_bgr
 
 PAGE_SIZE = (720, 620)  # CSS px, width x height
 WELL_ORIGIN = (50, 50)  # .game padding
@@ -31,15 +32,6 @@ LIVE_BGR = (0, 0, 255)
 BUTTON_FACE = (239, 239, 239)
 BUTTON_EDGE = (118, 118, 118)
 LINK_BGR = (238, 0, 0)
-
-
-def qimage_to_bgr(image) -> np.ndarray:
-    from PySide6.QtGui import QImage
-
-    image = image.convertToFormat(QImage.Format.Format_RGB888)
-    pixels = np.array(image.constBits(), dtype=np.uint8).reshape(image.height(), image.bytesPerLine())
-    rgb = pixels[:, :image.width() * 3].reshape(image.height(), image.width(), 3)
-    return np.ascontiguousarray(rgb[:, :, ::-1])
 
 
 def live_cells(piece: str, x: int, y: int, o: int) -> list[tuple[int, int]]:
@@ -144,18 +136,6 @@ def official_page(well: tuple[int, ...], score: int | None, live: list[tuple[int
                 end = (cx + direction[0] * half, cy + direction[1] * half)
                 cv2.arrowedLine(page, start, end, (255, 255, 255), thickness, cv2.LINE_AA, tipLength=0.4)
     return page
-
-
-def own_view(qtbot, state, size: tuple[int, int]) -> np.ndarray:
-    """Kibitz's HATETRIS board showing ``state``, ``size`` pixels, grabbed as BGR."""
-    from app.gui.games.hatetris.board import HatetrisBoard
-    from engines.hatetris import GAME
-
-    board = HatetrisBoard(GAME)
-    qtbot.addWidget(board)
-    board.resize(*size)
-    board.show_position(state)
-    return qimage_to_bgr(board.grab().toImage())
 
 
 def with_noise(image: np.ndarray, sigma: float, seed: int) -> np.ndarray:

@@ -22,7 +22,8 @@ from app.gui.games.hatetris.layout import widget_size
 from engines.hatetris import GAME, Placement, fast, reference
 from engines.hatetris.pieces import PIECE_INDEX
 from engines.hatetris.state import DEFAULT_RULES
-from tests.vision.hatetris_looks import expected_cells, live_cells, official_page, own_view, with_noise
+from tests.vision.hatetris_looks import expected_cells, live_cells, official_page, with_noise
+from tests.vision.render import render_board
 from vision import NoBoardFound, read
 from vision.hatetris import digit_templates
 
@@ -131,8 +132,8 @@ def test_a_resized_noisy_screenshot_reads_the_same(qapp, positions, factor):
 
 
 def test_the_older_page_with_symbols_in_the_well_and_an_ai_line(qapp, positions):
-    # 2017-2022 the page drew six white control symbols in the well's top-left cells; the
-    # cells are still empty, only less sure. "AI: ..." above the score is not the score.
+    # an earlier page drew six white control symbols in the well's top-left cells; the cells
+    # are still empty, only less sure. "AI: ..." above the score is not the score.
     state, live = positions["late, four-digit score"]
     reading = read("hatetris", _page(state, live, buttons_in_well=True, enemy="HATETRIS"))
     _check(reading, state, live)
@@ -190,10 +191,10 @@ def test_live_cells_that_are_no_piece_are_doubtful(qapp):
 # -- Kibitz's own view ---------------------------------------------------------------------------
 @pytest.mark.parametrize("cell", [14, 24, 40])
 @pytest.mark.parametrize("name", ["opening at spawn", "late, four-digit score"])
-def test_kibitzs_own_view_at_three_sizes_with_noise(qtbot, positions, name, cell):
+def test_kibitzs_own_view_at_three_sizes_with_noise(qapp, positions, name, cell):
     state, _ = positions[name]
     size = widget_size(cell)
-    image = with_noise(own_view(qtbot, state, (size.width() + 9, size.height() + 5)), sigma=3, seed=cell)
+    image = render_board("hatetris", state, (size.width() + 9, size.height() + 5), noise=3, seed=cell)
     reading = read("hatetris", image)
     _check(reading, state, Placement(state.piece, 3, 0, 0))  # the view shows the piece at its spawn
     assert reading.diagnostics["well"]["found_by"] == "grid"
