@@ -263,17 +263,23 @@ class NoBoard:
     reason: str
 
 
-#: Mean absolute difference (0..255) of two thumbnails below which two frames count as the same.
-SAME_FRAME = 1.5
+#: A thumbnail pixel counts as changed when it moves by more than this (0..255): above capture
+#: noise, below any tile, piece or boulder appearing.
+CHANGED_PIXEL = 24
+#: Two frames differ when more than this share of their thumbnail pixels changed (a single 1010!
+#: cell is about 1 % of the board).
+CHANGED_SHARE = 0.001
 
 
 def _thumbnail(image: np.ndarray) -> np.ndarray:
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    return cv2.resize(grey, (96, 96), interpolation=cv2.INTER_AREA).astype(np.int16)
+    return cv2.resize(grey, (128, 128), interpolation=cv2.INTER_AREA).astype(np.int16)
 
 
 def _same(a: np.ndarray | None, b: np.ndarray | None) -> bool:
-    return a is not None and b is not None and float(np.abs(a - b).mean()) < SAME_FRAME
+    if a is None or b is None:
+        return False
+    return float((np.abs(a - b) > CHANGED_PIXEL).mean()) <= CHANGED_SHARE
 
 
 class Follower:

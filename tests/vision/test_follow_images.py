@@ -1,0 +1,85 @@
+"""Follow mode end to end: frames of consecutive positions (drawn by Kibitz's own views along a
+record or seeded game, and real screenshots) go through the real readers, and the follower must
+end at the game's position having played the game's own moves.
+
+Each frame is fed twice, as the poll sees a settled screen: once to notice the change, once to
+read it."""
+
+from __future__ import annotations
+
+import csv
+
+import numpy as np
+import pytest
+
+from engines import GAMES
+from tests.vision.render import render_board
+from vision.follow import Follower, Played
+
+
+def follow(game, start, frames):
+    """Feed ``frames`` (each twice) to a follower from ``start``; the moves it played, in order,
+    and the follower."""
+    follower = Follower(game, start)
+    played = []
+    for number, frame in enumerate(frames):
+        follower.feed(frame)
+        event = follower.feed(frame)
+        assert isinstance(event, Played), f"frame {number}: {event}"
+        played.extend(event.moves)
+    return played, follower
+
+
+def test_hatetris_follows_a_record_game_drawn_by_our_view():
+    game = GAMES["hatetris"]
+    rows = list(csv.DictReader(open(_data() / "hatetris" / "records.tsv"), delimiter="\t"))
+    record = next(r for r in rows if r["label"] == "SDA (1)" and r["encoding"] == "hex")
+    line = game.parse_sequence(record["replay"])
+    placements = line.moves[:14]
+    states, state = [], line.start
+    for move in placements:
+        state = game.play(state, move).state
+        states.append(state)
+    frames = [render_board("hatetris", s, (300, 560), noise=2, seed=i) for i, s in enumerate(states)]
+    played, follower = follow(game, line.start, frames)
+    assert played == list(placements)
+    assert follower.state.well == states[-1].well and follower.state.score == states[-1].score
+
+
+def test_1010_follows_a_seeded_game_drawn_by_our_view():
+    game = GAMES["1010"]
+    rng = np.random.default_rng(7)
+    state = game.initial_state()
+    line, states = [], []
+    start = None
+    while len(states) < 10:
+        if game.is_chance_node(state):
+            deal = game.random_deal(state, rng)
+            line.append(deal)
+            state = game.apply_chance(state, deal).state
+            if start is None:  # follow from the first deal on screen
+                start, line = state, []
+            continue
+        moves = game.legal_moves(state)
+        move = moves[int(rng.integers(len(moves)))]
+        line.append(move)
+        state = game.play(state, move).state
+        if game.is_chance_node(state):  # the real game deals at once: the next frame shows it
+            deal = game.random_deal(state, rng)
+            line.append(deal)
+            state = game.apply_chance(state, deal).state
+        states.append(state)
+    frames = [render_board("1010", s, (520, 760), noise=2, seed=i) for i, s in enumerate(states)]
+    played, follower = follow(game, start, frames)
+    assert played == line
+    assert (follower.state.filled, follower.state.tray) == (states[-1].filled, states[-1].tray)
+    assert follower.state.score == states[-1].score
+
+
+def _data():
+    from tests.conftest import reference_data_dir
+
+    found = reference_data_dir()
+    if found is None:
+        pytest.skip("reference data from the real games not found: set KIBITZ_REFERENCE_DATA")
+    return found
