@@ -57,9 +57,10 @@ from vision.reading import NoBoardFound, Reading
 GAME = "splt"
 
 #: The board is looked for on a copy of the image shrunk to about this many pixels (for speed).
-FIND_PIXELS = 450_000
-#: Then the board (with its header) is cut from the full image and scaled so a cell is this many
-#: pixels: cells, walls and digits are read at one size whatever the screenshot's.
+FIND_PIXELS = 300_000
+#: Then the board (with its header) is cut from the full image and read at the image's own
+#: resolution (resampling blurs the one-pixel strokes into the hatching), unless its cells are
+#: more than READ_CELL pixels: then it is shrunk to that.
 READ_CELL = 64.0
 #: Line masks: the blur along the line, the distance of the neighbours compared and the margin.
 LINE_BLUR = 5
@@ -141,15 +142,15 @@ class LineMasks:
     horizontal_labels: np.ndarray
     _walls: dict = dataclasses.field(default_factory=dict, repr=False)
 
-    def walls(self, vertical: bool, cell: float) -> np.ndarray:
-        """The mask with only the runs long enough to be walls (digit bars left out)."""
-        key = (vertical, cell)
+    def walls(self, vertical: bool, cell: float, least: float = WALL_RUN) -> np.ndarray:
+        """The mask with only the runs at least ``least`` cells long (digit bars left out)."""
+        key = (vertical, cell, least)
         if key not in self._walls:
-            self._walls[key] = self._long_runs(vertical, cell)
+            self._walls[key] = self._long_runs(vertical, cell * least)
         return self._walls[key]
 
-    def _long_runs(self, vertical: bool, cell: float) -> np.ndarray:
-        runs = (self.vertical_runs if vertical else self.horizontal_runs).longer_than(WALL_RUN * cell)
+    def _long_runs(self, vertical: bool, length: float) -> np.ndarray:
+        runs = (self.vertical_runs if vertical else self.horizontal_runs).longer_than(length)
         labels = self.vertical_labels if vertical else self.horizontal_labels
         keep = np.zeros(labels.max() + 1, bool)
         keep[runs.label] = True
@@ -184,10 +185,10 @@ def _side_kernel(vertical: bool) -> np.ndarray:
     return kernel.reshape(1, -1) if vertical else kernel.reshape(-1, 1)
 
 
-def _line_mask(grey: np.ndarray, vertical: bool) -> np.ndarray:
+def _line_mask(grey: np.ndarray, vertical: bool, blur: int = LINE_BLUR) -> np.ndarray:
     """Pixels on thin lines of one direction: brighter, after a blur along the line, than the
     pixels LINE_OFFSET away on both sides."""
-    blurred = cv2.blur(grey, (1, LINE_BLUR) if vertical else (LINE_BLUR, 1))
+    blurred = cv2.blur(grey, (1, blur) if vertical else (blur, 1))
     side = cv2.dilate(blurred, _side_kernel(vertical), borderType=cv2.BORDER_REPLICATE)
     mask = cv2.subtract(blurred, side) > LINE_CONTRAST
     # next to the image's edge there is nothing to compare with
@@ -220,9 +221,15 @@ def _runs(mask: np.ndarray, vertical: bool) -> tuple[Runs, np.ndarray]:
     return runs, labels
 
 
-def line_masks(grey: np.ndarray) -> LineMasks:
-    vertical = _line_mask(grey, True)
-    horizontal = _line_mask(grey, False)
+def line_masks(grey: np.ndarray, blur: int = LINE_BLUR, bridge: np.ndarray | None = None) -> LineMasks:
+    """The line masks and their runs; a longer ``blur`` (along the lines) sees walls through
+    coarse hatching but loses the digits' short bars. Pixels of ``bridge`` (annotations drawn
+    over the board) count as line in both masks, so a wall they cross stays one run."""
+    vertical = _line_mask(grey, True, blur)
+    horizontal = _line_mask(grey, False, blur)
+    if bridge is not None:
+        vertical |= bridge
+        horizontal |= bridge
     vertical_runs, vertical_labels = _runs(vertical, True)
     horizontal_runs, horizontal_labels = _runs(horizontal, False)
     return LineMasks(vertical, horizontal, vertical_runs, horizontal_runs, vertical_labels, horizontal_labels)
@@ -439,6 +446,9 @@ def _edge_share(mask: np.ndarray, line: float, lo: float, hi: float, tolerance: 
 
 
 def measure_walls(masks: LineMasks, geometry: BoardGeometry) -> Walls:
+    """How much of each inner cell edge a wall covers. Only runs of at least WALL_RUN cells count:
+    a wall between two cells runs on into the corners, while the bars of a number centred on an
+    edge (a block two cells high or wide) stop well short of a cell."""
     cell = geometry.cell
     tolerance = max(1.5, GRID_TOLERANCE * cell)
     end_gap = 0.2 * cell  # clear of the crossing walls at the edge's ends
@@ -641,9 +651,9 @@ def _number(glyphs: list[Glyph]) -> tuple[int | None, float]:
     return int(text), min(g.confidence for g in glyphs)
 
 
-def stroke_ink(masks: LineMasks, vertical_walls: np.ndarray, horizontal_walls: np.ndarray) -> np.ndarray:
+def stroke_ink(masks: LineMasks, cell: float) -> np.ndarray:
     """Strokes that are not walls: the digits' bars (and whatever short lines annotations add)."""
-    return (masks.vertical & ~vertical_walls) | (masks.horizontal & ~horizontal_walls)
+    return (masks.vertical & ~masks.walls(True, cell)) | (masks.horizontal & ~masks.walls(False, cell))
 
 
 def read_block_number(ink: np.ndarray, geometry: BoardGeometry, box: tuple[int, int, int, int]) -> tuple[int | None, float]:
@@ -727,10 +737,9 @@ def _reading_image(bgr: np.ndarray, found: BoardGeometry) -> ReadingImage:
     x1 = min(int(np.ceil(found.right + 0.3 * cell)), width)
     y0 = max(int(np.floor(found.top - 1.0 * cell)), 0)
     y1 = min(int(np.ceil(found.bottom + 0.3 * cell)), height)
-    factor = READ_CELL / cell
+    factor = min(1.0, READ_CELL / cell)
     cut = bgr[y0:y1, x0:x1]
-    interpolation = cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC
-    scaled = cv2.resize(cut, None, fx=factor, fy=factor, interpolation=interpolation)
+    scaled = cut if factor == 1.0 else cv2.resize(cut, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
     geometry = BoardGeometry((found.left - x0) * factor, (found.top - y0) * factor, cell * factor)
     return ReadingImage(scaled, (x0, y0), factor, geometry)
 
@@ -766,7 +775,7 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     cells = classify_cells(grey, coloured, geometry)
     walls = measure_walls(masks, geometry)
     shapes = group_boxes(cells, walls)
-    ink = stroke_ink(masks, masks.walls(True, geometry.cell), masks.walls(False, geometry.cell))
+    ink = stroke_ink(masks, geometry.cell)
     confidence = shapes.confidence.copy()
     problems = list(shapes.problems)
 
@@ -795,7 +804,14 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     if header.figure is not None and splits_from == "header" and header.figure != parity:
         problems.append(f"the figure shows {header.figure} next but {splits} splits make it {parity}")
 
-    state = _engine_state(boxes, splits, score)
+    if splits_from != "unknown":
+        for box in boxes:
+            x, y, w, h, points = box
+            if points > splits:  # a block is numbered with the split count when it is made
+                problems.append(f"the point block at ({x},{y}) reads {points}, more than the {splits} splits")
+                box[4] = max(splits, 1)
+                confidence[y:y + h, x:x + w] = 0.0
+    state = _engine_state(boxes, max(splits, max((box[4] for box in boxes), default=0)), score)
     voids = [[x, y] for x, y in shapes.voids]
     cells_json = {"boxes": boxes, "voids": voids, "splits": splits, "score": score}
     scale = shrink  # geometry in the caller's pixels
