@@ -1,0 +1,772 @@
+"""2048 board reader: the 4×4 board, every tile's value (super tiles by their digits), the overlay,
+and the SCORE / BEST boxes.
+
+How the original page looks is in ``shared/specs/2048.md`` section 5: a rounded #bbada0 square
+whose 15 px border and gaps (on a 500 px board) frame 16 cells, empty ones #ccc0b4, tiles in one
+colour per value up to 2048 and one dark colour for every value above, numbers in Clear Sans Bold.
+
+Finding the board (any scale, any page around it): the most common colours of a reduced copy of
+the image are tried as the board's colour; a connected patch of one of them that is square and
+whose column and row profiles show five bands of that colour at equal steps (the border, three
+gaps, the border) with little of it in between is the board. Its gap is fitted from the profiles,
+then the board is cut from the full image and scaled to ``CANONICAL_SIDE`` pixels, where the
+edges are measured again and every cell is read.
+
+Reading a cell: its background is the commonest colour inside it (digits, overlay letters and a
+glow cover less); the tile's extent is where that colour reaches, so a tile still growing in its
+appear animation is read too. Every value 0, 2 ... 131072 gets a cost: how far the background
+is from the value's colour in Lab, plus how badly its digits match what is written. The digits
+are the patches of ink on the text line, ink being pixels toward the page's text colour for the
+value (dark on 2 and 4, light above, so an overlay's words of the other colour fall out); each
+is scaled to a template patch and correlated with the templates of
+``assets/vision/g2048/digits.png`` (Clear Sans Bold, the page's font, and DejaVu Sans Bold,
+rendered by ``make_templates.py``). The cheapest value wins and the cell's confidence is the
+margin to the next cheapest. Tiles above 2048 share one colour, so only their digits tell them
+apart; with no digit to see, every value of the colour costs the same and the cell is doubtful.
+
+SCORE and BEST are read with the same templates from the two boxes of the board's colour above
+the board (a "+N" floating over them is dark and left out); a screenshot without them (Kibitz's
+own view) has no score in the diagnostics and the state's score is 0.
+
+Overlays: "You win!" and "Game over!" lay a half-transparent veil (gold, or the 2 tile's beige)
+over the whole board, which tints the board's colour; the tint's strength is fitted against the
+page's board colour, reported as ``diagnostics["overlay"]`` ("win", "over" or None) and the
+palette is tinted the same way before the cells are read.
+
+``previous`` (the state before, if known): when cells are doubtful, the boards one slide and one
+spawn away from it (the engine's moves and chance outcomes) that agree on the sure cells and the
+score read are tried, and the cheapest of them is taken, with its score.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import time
+from importlib import resources
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
+
+GAME = "2048"
+SIZE = 4
+#: Every tile value the rules allow (spec 1.7), and 0 for an empty cell.
+TILE_VALUES = tuple(1 << exponent for exponent in range(1, 18))
+CELL_VALUES = (0, *TILE_VALUES)
+
+#: The board is looked for on a copy halved until its longer side is at most this many pixels
+#: (then, if not found, on one twice as large: a small board in a large screenshot) ...
+DETECT_LONG_SIDE = 560
+#: ... and read from a copy where the board is this many pixels across.
+CANONICAL_SIDE = 400
+#: A bold digit's usual width against its height (a wider patch is digits that touch).
+DIGIT_ASPECT = 0.68
+#: The side of a digit template (and of every glyph scaled to be compared with one).
+TEMPLATE_SIDE = 32
+
+#: The page's colours (spec 5.3), RGB.
+BOARD_HEX = "#bbada0"
+EMPTY_HEX = "#ccc0b4"
+SUPER_HEX = "#3c3a32"
+#: Numbers are dark on 2 and 4, light on every other tile.
+DARK_TEXT_HEX = "#776e65"
+LIGHT_TEXT_HEX = "#f9f6f2"
+TILE_HEX = {
+    2: "#eee4da", 4: "#ede0c8", 8: "#f2b179", 16: "#f59563", 32: "#f67c5f", 64: "#f65e3b",
+    128: "#edcf72", 256: "#edcc61", 512: "#edc850", 1024: "#edc53f", 2048: "#edc22e",
+}
+#: The veil each overlay lays over the board (spec 5.4); its alpha is fitted from the board colour.
+OVERLAY_HEX = {"win": "#edc22e", "over": "#eee4da"}
+#: An overlay counts from this alpha on (it fades in from 0 to 0.5 on the page).
+OVERLAY_MIN_ALPHA = 0.15
+OVERLAY_MAX_RESIDUAL = 6.0  # RGB units off the tint line
+
+#: Cost weights: a value's cost = (colour distance / COLOUR_SCALE)² (capped) + DIGIT_WEIGHT ×
+#: the sum over its digits of (1 - the glyph's similarity to the digit); a margin of
+#: CONFIDENT_MARGIN between the two cheapest is certain.
+COLOUR_SCALE = 12.0
+COLOUR_COST_CAP = 9.0
+DIGIT_WEIGHT = 4.0
+SPLIT_PENALTY = 0.1  # per digit found by cutting the ink in equal parts rather than as a patch
+INK_ON_EMPTY_COST = 2.0
+NO_DIGITS_COST = 3.0  # a tile value where no digit is seen (hidden, or a tile still growing)
+WRONG_LENGTH_SIMILARITY = 0.5  # per digit, for a value with more or fewer digits than the glyphs
+PLAUSIBLE_COLOUR_COST = 3.0  # values this much dearer by colour than the nearest are not split for
+CONFIDENT_MARGIN = 2.0
+#: A doubtful cell settled by the only board reachable from the previous state.
+PREVIOUS_CONFIDENCE = 0.8
+#: Lab distances: a pixel this near a tile's colour is the tile; text nearer its tile than
+#: INK_DISTANCE is not read.
+EXTENT_DISTANCE = 14.0
+INK_DISTANCE = 20.0
+
+
+def _rgb(hex_colour: str) -> np.ndarray:
+    return np.array([int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)], dtype=np.float32)
+
+
+def _lab_of_rgb(rgb: np.ndarray) -> np.ndarray:
+    """8-bit Lab (OpenCV's scaling) of RGB colours, shape (..., 3)."""
+    rgb = np.asarray(rgb, dtype=np.float32).reshape(-1, 1, 3)
+    pixels = np.clip(np.round(rgb), 0, 255).astype(np.uint8)
+    return cv2.cvtColor(pixels, cv2.COLOR_RGB2Lab).reshape(-1, 3).astype(np.float32)
+
+
+def _palette_rgb() -> np.ndarray:
+    """RGB of every cell value of ``CELL_VALUES``, in that order."""
+    colours = [_rgb(EMPTY_HEX)]
+    colours += [_rgb(TILE_HEX.get(value, SUPER_HEX)) for value in TILE_VALUES]
+    return np.stack(colours)
+
+
+PALETTE_RGB = _palette_rgb()
+DARK_TEXT_VALUES = np.array([value in (2, 4) for value in CELL_VALUES])
+LIGHT_TEXT_VALUES = np.array([value >= 8 for value in CELL_VALUES])
+
+
+# -- templates ----------------------------------------------------------------------------------
+def glyph_patch(ink: np.ndarray) -> np.ndarray:
+    """A glyph's ink (0..1, cropped to its box) scaled to the template height (or width, for a
+    glyph wider than tall) and centred in the square template; shared by the reader and the
+    template script."""
+    height, width = ink.shape
+    if height >= width:
+        new_height, new_width = TEMPLATE_SIDE, max(1, min(TEMPLATE_SIDE, round(width * TEMPLATE_SIDE / height)))
+    else:
+        new_height, new_width = max(1, round(height * TEMPLATE_SIDE / width)), TEMPLATE_SIDE
+    shrinking = new_height < height
+    scaled = cv2.resize(ink.astype(np.float32), (new_width, new_height),
+                        interpolation=cv2.INTER_AREA if shrinking else cv2.INTER_LINEAR)
+    patch = np.zeros((TEMPLATE_SIDE, TEMPLATE_SIDE), dtype=np.float32)
+    top, left = (TEMPLATE_SIDE - new_height) // 2, (TEMPLATE_SIDE - new_width) // 2
+    patch[top:top + new_height, left:left + new_width] = scaled
+    return patch
+
+
+def _standardised(patches: np.ndarray) -> np.ndarray:
+    """Rows of flattened patches with zero mean and unit length (for correlation by a dot)."""
+    flat = patches.reshape(len(patches), -1).astype(np.float32)
+    flat = flat - flat.mean(axis=1, keepdims=True)
+    norms = np.linalg.norm(flat, axis=1, keepdims=True)
+    return flat / np.maximum(norms, 1e-6)
+
+
+@functools.lru_cache(maxsize=1)
+def digit_templates() -> np.ndarray:
+    """The templates as standardised rows: shape (fonts, 10, TEMPLATE_SIDE²)."""
+    data = (resources.files("assets.vision.g2048") / "digits.png").read_bytes()
+    strip = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_GRAYSCALE).astype(np.float32) / 255.0
+    fonts = strip.shape[0] // TEMPLATE_SIDE
+    patches = [strip[f * TEMPLATE_SIDE:(f + 1) * TEMPLATE_SIDE, d * TEMPLATE_SIDE:(d + 1) * TEMPLATE_SIDE]
+               for f in range(fonts) for d in range(10)]
+    return _standardised(np.stack(patches)).reshape(fonts, 10, -1)
+
+
+def digit_similarities(glyphs: list[np.ndarray]) -> np.ndarray:
+    """(glyphs, 10): each glyph's correlation with each digit's best-matching template."""
+    if not glyphs:
+        return np.zeros((0, 10), dtype=np.float32)
+    rows = _standardised(np.stack([glyph_patch(glyph) for glyph in glyphs]))
+    templates = digit_templates()
+    return np.einsum("gp,fdp->gfd", rows, templates).max(axis=1)
+
+
+# -- finding the board ----------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class GridFit:
+    """A 4-cell grid along one axis of a board ``length`` pixels long: bands of board colour
+    ``gap`` wide at the start, between the cells and at the end."""
+
+    length: float
+    gap: float
+    contrast: float  # mean board colour in the bands minus between them
+
+
+def fit_grid(profile: np.ndarray) -> GridFit | None:
+    """The grid that best explains ``profile`` (the share of board-coloured pixels across each
+    column, or row, of a candidate board), or None if it does not look like a 4×4 board."""
+    length = len(profile)
+    if length < 24:
+        return None
+    cumulative = np.concatenate([[0.0], np.cumsum(profile, dtype=np.float64)])
+    positions = np.arange(length + 1, dtype=np.float64)
+    gaps = np.arange(max(1.0, 0.008 * length), 0.16 * length + 1, 0.5 if length < 200 else 1.0)
+    starts = np.arange(SIZE + 1)[None, :] * ((length - gaps) / SIZE)[:, None]
+    inside = (np.interp(starts + gaps[:, None], positions, cumulative)
+              - np.interp(starts, positions, cumulative)).sum(axis=1)
+    band_means = inside / (5 * gaps)
+    between_means = (cumulative[-1] - inside) / (length - 5 * gaps)
+    contrasts = band_means - between_means
+    best = int(np.argmax(contrasts))
+    contrast, gap = float(contrasts[best]), float(gaps[best])
+    band_mean, between_mean = band_means[best], between_means[best]
+    if band_mean < 0.55 or between_mean > 0.4 or contrast < 0.35:
+        return None
+    # no line of board colour as wide as half a gap across a cell's middle (a finer grid, a
+    # table); thinner lines are edges blended into the board's colour
+    pitch = (length - gap) / SIZE
+    window = max(1, int(gap / 2))
+    smoothed = np.convolve(profile, np.full(window, 1.0 / window), mode="same")
+    for cell in range(SIZE):
+        start = cell * pitch + gap
+        middle = smoothed[int(start + 0.15 * (pitch - gap)):int(np.ceil(start + 0.85 * (pitch - gap)))]
+        if middle.size and middle.max() > max(0.5, between_mean + 0.3):
+            return None
+    return GridFit(float(length), float(gap), float(contrast))
+
+
+@dataclasses.dataclass(frozen=True)
+class Board:
+    """Where the board is in an image (pixels), and its colour there (RGB, under any overlay)."""
+
+    left: float
+    top: float
+    width: float
+    height: float
+    gap_x: float
+    gap_y: float
+    colour_rgb: np.ndarray
+
+    @property
+    def pitch_x(self) -> float:
+        return (self.width - self.gap_x) / SIZE
+
+    @property
+    def pitch_y(self) -> float:
+        return (self.height - self.gap_y) / SIZE
+
+    def cell_rect(self, row: int, column: int) -> tuple[float, float, float, float]:
+        """(x, y, width, height) of cell (row, column)."""
+        return (self.left + self.gap_x + column * self.pitch_x, self.top + self.gap_y + row * self.pitch_y,
+                self.pitch_x - self.gap_x, self.pitch_y - self.gap_y)
+
+    def scaled(self, factor: float, dx: float = 0.0, dy: float = 0.0) -> Board:
+        """The same board in an image scaled by ``factor`` after shifting by (dx, dy)."""
+        return dataclasses.replace(self, left=(self.left + dx) * factor, top=(self.top + dy) * factor,
+                                   width=self.width * factor, height=self.height * factor,
+                                   gap_x=self.gap_x * factor, gap_y=self.gap_y * factor)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "board_xywh": [round(self.left, 1), round(self.top, 1), round(self.width, 1), round(self.height, 1)],
+            "gap_px": round((self.gap_x + self.gap_y) / 2, 2),
+            "pitch_px": round((self.pitch_x + self.pitch_y) / 2, 2),
+            "board_colour": "#" + "".join(f"{int(round(v)):02x}" for v in self.colour_rgb),
+        }
+
+
+def _candidate_colours(lab: np.ndarray) -> list[tuple[np.ndarray, float]]:
+    """The image's most common colours (Lab) with the tolerance that keeps each apart from the
+    others: (colour, tolerance), commonest first."""
+    flat = lab[::2, ::2].reshape(-1, 3)
+    keys = ((flat[:, 0] >> 3).astype(np.int32) << 10) | ((flat[:, 1] >> 3).astype(np.int32) << 5) \
+        | (flat[:, 2] >> 3).astype(np.int32)
+    counts = np.bincount(keys, minlength=1 << 15)
+    sums = [np.bincount(keys, weights=flat[:, channel], minlength=1 << 15) for channel in range(3)]
+    minimum = max(12, 0.002 * len(keys))
+    colours: list[np.ndarray] = []
+    for key in np.argsort(counts)[::-1][:16]:
+        if counts[key] < minimum:
+            break
+        colour = np.array([s[key] for s in sums], dtype=np.float32) / counts[key]
+        if all(np.linalg.norm(colour - other) > 5.0 for other in colours):
+            colours.append(colour)
+    result = []
+    for index, colour in enumerate(colours):
+        nearest = min((np.linalg.norm(colour - other) for j, other in enumerate(colours) if j != index),
+                      default=40.0)
+        result.append((colour, float(np.clip(0.5 * nearest, 3.0, 9.0))))
+    return result
+
+
+def _colour_mask(lab: np.ndarray, colour: np.ndarray, tolerance: float) -> np.ndarray:
+    """255 where a Lab pixel is within ``tolerance`` of ``colour`` in every channel, else 0."""
+    low = np.clip(np.floor(colour - tolerance), 0, 255)
+    high = np.clip(np.ceil(colour + tolerance), 0, 255)
+    return cv2.inRange(lab, low, high)
+
+
+def _patch_groups(stats: np.ndarray, minimum_side: int) -> list[tuple[int, int, int, int]]:
+    """Boxes (x, y, w, h) of the large patches of one colour, alone and joined with the patches
+    just beside them: a tile's glow can tint a whole gap and cut the board's colour in two."""
+    stats = stats[1:]
+    large = stats[(np.maximum(stats[:, 2], stats[:, 3]) >= minimum_side / 2) & (stats[:, 4] >= minimum_side)]
+    large = large[np.argsort(-large[:, 2] * large[:, 3])][:12]
+    boxes = [tuple(int(v) for v in stat[:4]) for stat in large]
+    groups = list(boxes)
+    for first in boxes[:4]:
+        x0, y0, x1, y1 = first[0], first[1], first[0] + first[2], first[1] + first[3]
+        grown = True
+        while grown:
+            grown = False
+            for x, y, w, h in boxes:
+                if x >= x0 and y >= y0 and x + w <= x1 and y + h <= y1:
+                    continue
+                reach = 0.06 * max(x1 - x0, y1 - y0, w, h)
+                overlap_x = min(x1, x + w) - max(x0, x)
+                overlap_y = min(y1, y + h) - max(y0, y)
+                beside = (overlap_x >= 0.5 * min(w, x1 - x0) and max(y - y1, y0 - y - h) <= reach) \
+                    or (overlap_y >= 0.5 * min(h, y1 - y0) and max(x - x1, x0 - x - w) <= reach)
+                if beside:
+                    x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x + w), max(y1, y + h)
+                    grown = True
+        if (x0, y0, x1 - x0, y1 - y0) not in groups:
+            groups.append((x0, y0, x1 - x0, y1 - y0))
+    return groups
+
+
+def _board_box(mask: np.ndarray, minimum_side: int) -> tuple[int, int, int, int] | None:
+    """The largest square patch (or group of patches) of ``mask`` that looks like a 4×4 board."""
+    _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    found = None
+    for x, y, w, h in _patch_groups(stats, minimum_side):
+        if w < minimum_side or h < minimum_side or not 0.85 <= w / h <= 1.18:
+            continue
+        if found is not None and w * h <= found[2] * found[3]:
+            continue
+        patch = mask[y:y + h, x:x + w] > 0
+        if fit_grid(patch.mean(axis=0)) is not None and fit_grid(patch.mean(axis=1)) is not None:
+            found = (x, y, w, h)
+    return found
+
+
+def _find_board_reduced(image: np.ndarray, halvings: int):
+    """On a copy halved ``halvings`` times: ((x, y, w, h) in the image's pixels, board colour in
+    Lab, its tolerance), or None. The commonest colours are tried in turn; the first that makes
+    a board is the board's."""
+    small = image
+    for _ in range(halvings):
+        small = cv2.resize(small, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(cv2.blur(small, (3, 3)), cv2.COLOR_BGR2Lab)
+    minimum_side = max(24, int(0.05 * max(small.shape[:2])))
+    for colour, tolerance in _candidate_colours(lab):
+        mask = _colour_mask(lab, colour, tolerance)
+        # a board's border is an unbroken line of its colour, at least minimum_side long, both ways
+        run = int(0.8 * minimum_side)
+        if not cv2.erode(mask, np.ones((1, run), np.uint8)).any() \
+                or not cv2.erode(mask, np.ones((run, 1), np.uint8)).any():
+            continue
+        box = _board_box(mask, minimum_side)
+        if box is not None:
+            scale = image.shape[1] / small.shape[1]
+            return tuple(float(v) * scale for v in box), colour, tolerance
+    return None
+
+
+def _resized(image: np.ndarray, factor: float) -> np.ndarray:
+    """``image`` scaled by ``factor``: halved by averaging while that is at most half, then
+    interpolated (cheaper than averaging at an arbitrary ratio, and as good for reading)."""
+    while factor <= 0.5:
+        image = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+        factor *= 2
+    if abs(factor - 1.0) < 1e-3:
+        return image
+    return cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_LINEAR)
+
+
+def locate_board(image: np.ndarray) -> tuple[tuple[float, float, float, float], np.ndarray, float]:
+    """Roughly where the board is: ((x, y, w, h) in the image's pixels, its colour in Lab, the
+    colour's tolerance). Raises :class:`NoBoardFound`."""
+    height, width = image.shape[:2]
+    if min(height, width) < 32:
+        raise NoBoardFound(f"the image is too small ({width}×{height} px) to hold a readable board")
+    halvings = 0
+    while max(height, width) >> halvings > DETECT_LONG_SIDE:
+        halvings += 1
+    found = _find_board_reduced(image, halvings)
+    if found is None and halvings > 0:  # a small board in a large screenshot
+        found = _find_board_reduced(image, halvings - 1)
+    if found is None:
+        raise NoBoardFound("no square of one colour with a 4×4 grid of cells in it "
+                           "(the board's border and gaps)")
+    return found
+
+
+@dataclasses.dataclass(frozen=True)
+class BoardImage:
+    """The board cut from the image and scaled to about ``CANONICAL_SIDE`` pixels across, with
+    the board measured on it; ``factor`` and ``offset`` lead back to the image's pixels."""
+
+    lab: np.ndarray  # float32
+    board: Board  # in this crop's pixels
+    factor: float
+    offset: tuple[int, int]
+
+    def board_in_image(self) -> Board:
+        return self.board.scaled(1 / self.factor).scaled(1.0, *self.offset)
+
+
+def board_image(image: np.ndarray, box: tuple[float, float, float, float], colour: np.ndarray,
+                tolerance: float) -> BoardImage:
+    """Cut the board found at ``box`` (on a reduced copy, so only roughly) with a margin, scale it
+    and measure it again: its edges are where the board's colour fills most of a column (row)."""
+    x, y, w, h = box
+    margin = 0.025 * max(w, h) + 2
+    x0, y0 = max(0, int(x - margin)), max(0, int(y - margin))
+    x1, y1 = min(image.shape[1], int(np.ceil(x + w + margin))), min(image.shape[0], int(np.ceil(y + h + margin)))
+    factor = CANONICAL_SIDE / max(w, h)
+    crop = _resized(image[y0:y1, x0:x1], factor)
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
+    mask = _colour_mask(lab, colour, tolerance + 2) > 0
+    edges = []
+    for axis in (0, 1):
+        profile = mask.mean(axis=axis)
+        inside = np.flatnonzero(profile > 0.4 * profile.max())
+        if len(inside) < 2:
+            raise NoBoardFound("the board vanished when measured at full resolution")
+        edges.append((int(inside[0]), int(inside[-1]) + 1))
+    (bx0, bx1), (by0, by1) = edges
+    patch = mask[by0:by1, bx0:bx1]
+    across, down = fit_grid(patch.mean(axis=0)), fit_grid(patch.mean(axis=1))
+    if across is None or down is None:
+        raise NoBoardFound("the board's grid of cells did not hold at full resolution")
+    colour_rgb = np.array(cv2.mean(crop[by0:by1, bx0:bx1], patch.astype(np.uint8))[2::-1], dtype=np.float32)
+    board = Board(float(bx0), float(by0), float(bx1 - bx0), float(by1 - by0), across.gap, down.gap, colour_rgb)
+    return BoardImage(lab.astype(np.float32), board, factor, (x0, y0))
+
+
+def find_board(image: np.ndarray) -> Board:
+    """The board in a BGR image, in the image's pixels. Raises :class:`NoBoardFound`."""
+    return board_image(image, *locate_board(image)).board_in_image()
+
+
+# -- overlays --------------------------------------------------------------------------------------
+def fit_overlay(board_rgb: np.ndarray) -> tuple[str | None, float]:
+    """Which overlay veils the board, and how strongly: the board's measured colour against the
+    page's board colour tinted toward each overlay's colour. (None, 0.0) when there is none."""
+    base = _rgb(BOARD_HEX)
+    best: tuple[str | None, float] = (None, 0.0)
+    best_residual = OVERLAY_MAX_RESIDUAL
+    for name, hex_colour in OVERLAY_HEX.items():
+        direction = _rgb(hex_colour) - base
+        alpha = float(np.dot(board_rgb - base, direction) / np.dot(direction, direction))
+        residual = float(np.linalg.norm(board_rgb - base - alpha * direction))
+        if alpha >= OVERLAY_MIN_ALPHA and alpha <= 1.0 and residual < best_residual:
+            best, best_residual = (name, alpha), residual
+    return best
+
+
+@dataclasses.dataclass(frozen=True)
+class Palette:
+    """The page's colours in Lab as they show under an overlay (or none): each cell value's
+    background, the two text colours, and how much of the colours' contrast the veil leaves."""
+
+    tiles: np.ndarray  # one per CELL_VALUES
+    dark_text: np.ndarray
+    light_text: np.ndarray
+    contrast: float
+
+
+def tinted_palette(overlay: str | None, alpha: float) -> Palette:
+    """The palette under ``overlay`` laid with ``alpha`` (the plain palette without one)."""
+    colours = np.vstack([PALETTE_RGB, _rgb(DARK_TEXT_HEX), _rgb(LIGHT_TEXT_HEX)])
+    if overlay is None:
+        alpha = 0.0
+    else:
+        colours = (1 - alpha) * colours + alpha * _rgb(OVERLAY_HEX[overlay])
+    lab = _lab_of_rgb(colours)
+    return Palette(lab[:-2], lab[-2], lab[-1], max(0.2, 1.0 - alpha))
+
+
+# -- reading a cell ----------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class CellReading:
+    """What one cell may hold: a cost per value of ``CELL_VALUES`` (lower is likelier)."""
+
+    costs: np.ndarray
+
+    @property
+    def order(self) -> np.ndarray:
+        return np.argsort(self.costs)
+
+    @property
+    def value(self) -> int:
+        return CELL_VALUES[int(self.order[0])]
+
+    @property
+    def confidence(self) -> float:
+        best, second = self.costs[self.order[:2]]
+        return float(np.clip((second - best) / CONFIDENT_MARGIN, 0.0, 1.0))
+
+    def cost_of(self, value: int) -> float:
+        return float(self.costs[CELL_VALUES.index(value)])
+
+
+def _backgrounds(insides: np.ndarray) -> np.ndarray:
+    """The commonest colour (Lab) of each of a stack of cell insides (cells, h, w, 3): the mode
+    of a coarse histogram, then the mean of the pixels near it."""
+    count = len(insides)
+    flat = insides.reshape(count, -1, 3)
+    bins = (flat // 8).astype(np.int32)
+    keys = ((bins[..., 0] << 10) | (bins[..., 1] << 5) | bins[..., 2]) + (np.arange(count)[:, None] << 15)
+    modes = np.bincount(keys.ravel(), minlength=count << 15).reshape(count, -1).argmax(axis=1)
+    centres = np.stack([modes >> 10, (modes >> 5) & 31, modes & 31], axis=1).astype(np.float32) * 8 + 4
+    near = (((flat - centres[:, None, :]) ** 2).sum(axis=2) < 10 ** 2).astype(np.float32)
+    sums = np.einsum("np,npc->nc", near, flat)
+    found = near.sum(axis=1)[:, None]
+    return np.where(found > 0, sums / np.maximum(found, 1), centres)
+
+
+def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
+    """(start, end) of the runs of True, end exclusive."""
+    edges = np.diff(np.concatenate([[0], flags.astype(np.int8), [0]]))
+    return list(zip(np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist()))
+
+
+def _ink(lab_region: np.ndarray, background: np.ndarray, text_lab: np.ndarray) -> np.ndarray | None:
+    """How much each pixel is ink of ``text_lab`` (0..1): its position from the background toward
+    that colour, so letters of another colour (an overlay's words, a button) fall out. None when
+    there is no such ink, or the text's colour is too near the background's to tell."""
+    axis = text_lab - background
+    length2 = float(np.dot(axis, axis))
+    if length2 < INK_DISTANCE ** 2:
+        return None
+    ink = np.clip((lab_region - background) @ (axis / length2), 0.0, 1.0)
+    if (ink > 0.5).mean() < 0.004:
+        return None
+    return ink
+
+
+def glyphs_of(ink: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """The boxes (x, y, w, h) of the glyphs on the text line of an ink map, left to right: the
+    patches of ink at least half as tall as the tallest, on its line, not cut by the top or bottom
+    edge (overlay letters, buttons)."""
+    height, width = ink.shape
+    count, _, stats, _ = cv2.connectedComponentsWithStats((ink > 0.5).astype(np.uint8), connectivity=8)
+    boxes = []
+    for x, y, w, h, area in stats[1:]:
+        if y <= 0 or y + h >= height or h < 0.12 * height or area < 0.1 * h * max(1, w) or area < 6:
+            continue
+        boxes.append((int(x), int(y), int(w), int(h)))
+    if not boxes:
+        return []
+    tallest = max(boxes, key=lambda box: box[3])
+    line_top, line_bottom = tallest[1], tallest[1] + tallest[3]
+    line = [box for box in boxes if box[3] >= 0.5 * tallest[3]
+            and line_top - 0.2 * tallest[3] <= box[1] + box[3] / 2 <= line_bottom + 0.2 * tallest[3]]
+    return sorted(line)
+
+
+def _digit_costs(ink: np.ndarray | None, plausible: np.ndarray) -> tuple[np.ndarray, int]:
+    """Per cell value, the digit part of its cost, and the number of glyphs found. Values with as
+    many digits as glyphs are compared glyph by glyph; ``plausible`` values (by colour) with one
+    digit fewer or up to two more are compared with the ink cut into equal parts (glyphs that
+    touch, or a speck taken for a glyph); the rest cost as if each digit matched badly. Without
+    any glyph every value costs the same: the colour decides."""
+    boxes = glyphs_of(ink) if ink is not None else []
+    if not boxes:
+        return np.array([0.0, *[NO_DIGITS_COST] * len(TILE_VALUES)], dtype=np.float32), 0
+    costs = np.array([0.0, *(DIGIT_WEIGHT * WRONG_LENGTH_SIMILARITY * max(len(str(value)), len(boxes))
+                             for value in TILE_VALUES)], dtype=np.float32)
+    costs[0] = INK_ON_EMPTY_COST
+    found = digit_similarities([ink[y:y + h, x:x + w] for x, y, w, h in boxes])
+    left, right = min(x for x, _, _, _ in boxes), max(x + w for x, _, w, _ in boxes)
+    top, bottom = min(y for _, y, _, _ in boxes), max(y + h for _, y, _, h in boxes)
+    split_similarities: dict[int, np.ndarray] = {}
+    for index, value in enumerate(TILE_VALUES, start=1):
+        digits = [int(d) for d in str(value)]
+        count = len(digits)
+        if count == len(boxes):
+            costs[index] = DIGIT_WEIGHT * float(np.sum(1.0 - found[np.arange(count), digits]))
+        elif plausible[index] and -1 <= count - len(boxes) <= 2:
+            if count not in split_similarities:
+                edges = np.round(np.linspace(left, right, count + 1)).astype(int)
+                slots = [ink[top:bottom, edges[k]:max(edges[k + 1], edges[k] + 1)] for k in range(count)]
+                split_similarities[count] = digit_similarities([_tight(slot) for slot in slots])
+            mismatch = np.sum(1.0 - split_similarities[count][np.arange(count), digits])
+            costs[index] = DIGIT_WEIGHT * float(mismatch + SPLIT_PENALTY * count)
+    return costs, len(boxes)
+
+
+def _tight(ink: np.ndarray) -> np.ndarray:
+    """``ink`` cropped to where it is."""
+    rows, columns = np.flatnonzero(ink.max(axis=1) > 0.3), np.flatnonzero(ink.max(axis=0) > 0.3)
+    if not len(rows) or not len(columns):
+        return ink
+    return ink[rows[0]:rows[-1] + 1, columns[0]:columns[-1] + 1]
+
+
+def read_cells(lab: np.ndarray, board: Board, palette: Palette) -> list[CellReading]:
+    """Costs of every value for each cell, row by row, of a Lab (float32) image of the board."""
+    rects = [board.cell_rect(row, column) for row in range(SIZE) for column in range(SIZE)]
+    side = int(min(min(w, h) for _, _, w, h in rects))
+    corners = [(int(round(x + (w - side) / 2)), int(round(y + (h - side) / 2))) for x, y, w, h in rects]
+    cells = np.stack([lab[y:y + side, x:x + side] for x, y in corners])
+    inset = int(0.12 * side)
+    backgrounds = _backgrounds(cells[:, inset:side - inset:2, inset:side - inset:2])
+    differences = cells - backgrounds[:, None, None, :]
+    # each tile's extent: where its colour reaches (a new tile grows from the middle)
+    near = np.einsum("nyxc,nyxc->nyx", differences, differences) < EXTENT_DISTANCE ** 2
+    column_share, row_share = near.mean(axis=1), near.mean(axis=2)
+    palette_distance = np.sqrt(((backgrounds[:, None, :] - palette.tiles[None, :, :]) ** 2).sum(axis=2))
+    colour_costs = np.minimum((palette_distance / (COLOUR_SCALE * palette.contrast)) ** 2, COLOUR_COST_CAP)
+    readings = []
+    for index in range(len(cells)):
+        columns = np.flatnonzero(column_share[index] > 0.3)
+        rows = np.flatnonzero(row_share[index] > 0.3)
+        left, right = (columns[0], columns[-1] + 1) if len(columns) else (0, side)
+        top, bottom = (rows[0], rows[-1] + 1) if len(rows) else (0, side)
+        margin_x, margin_y = max(1, int(0.015 * side)), int(0.12 * (bottom - top))
+        region = cells[index][top + margin_y:bottom - margin_y, left + margin_x:right - margin_x]
+        costs = colour_costs[index]
+        plausible = costs <= costs.min() + PLAUSIBLE_COLOUR_COST
+        # the digits, in the text colour of the values the colour allows (dark on 2 and 4)
+        digit_costs = np.array([0.0, *[NO_DIGITS_COST] * len(TILE_VALUES)], dtype=np.float32)
+        glyphs = 0
+        for text_lab, written in ((palette.dark_text, DARK_TEXT_VALUES), (palette.light_text, LIGHT_TEXT_VALUES)):
+            if not region.size or not (plausible & written).any():
+                continue
+            found_costs, found = _digit_costs(_ink(region, backgrounds[index], text_lab), plausible & written)
+            digit_costs[written] = found_costs[written]
+            glyphs = max(glyphs, found)
+        if glyphs:
+            digit_costs[0] = INK_ON_EMPTY_COST
+        readings.append(CellReading(costs + digit_costs))
+    return readings
+
+
+# -- the SCORE and BEST boxes ------------------------------------------------------------------------
+def read_number(ink: np.ndarray) -> tuple[int, float] | None:
+    """The number written on the text line of an ink map, and how sure (the smallest margin
+    between a digit's best and second-best template, over 0.3 = sure). None if a glyph matches
+    no digit well."""
+    glyphs = []
+    for x, y, w, h in glyphs_of(ink):
+        # digits that touch (small print) make one wide patch: cut it in digit-wide parts
+        parts = max(1, round(w / (DIGIT_ASPECT * h)))
+        edges = np.round(np.linspace(x, x + w, parts + 1)).astype(int)
+        glyphs += [_tight(ink[y:y + h, edges[k]:edges[k + 1]]) for k in range(parts)]
+    if not glyphs:
+        return None
+    similarities = digit_similarities(glyphs)
+    ordered = np.sort(similarities, axis=1)
+    if ordered[:, -1].min() < 0.5:
+        return None
+    margin = float((ordered[:, -1] - ordered[:, -2]).min())
+    digits = "".join(str(int(d)) for d in similarities.argmax(axis=1))
+    return int(digits), float(np.clip(margin / 0.3, 0.0, 1.0))
+
+
+def read_score_boxes(image: np.ndarray, board: Board) -> dict[str, Any]:
+    """SCORE and BEST from the two boxes of the board's colour above the board (the page's
+    header), as ``{"score": n, "best": n, "score_confidence": c, ...}``; what cannot be read is
+    left out."""
+    side = max(board.width, board.height)
+    x0, x1 = max(0, int(board.left - 0.1 * side)), min(image.shape[1], int(board.left + 1.1 * side))
+    y0, y1 = max(0, int(board.top - 0.5 * side)), max(0, int(board.top - 0.02 * side))
+    if y1 - y0 < 0.05 * side or x1 <= x0:
+        return {}
+    factor = CANONICAL_SIDE / side
+    region = _resized(image[y0:y1, x0:x1], factor)
+    lab = cv2.cvtColor(region, cv2.COLOR_BGR2Lab)
+    box_lab = _lab_of_rgb(_rgb(BOARD_HEX))[0]
+    count, _, stats, _ = cv2.connectedComponentsWithStats(_colour_mask(cv2.blur(lab, (3, 3)), box_lab, 8.0),
+                                                          connectivity=8)
+    boxes = [tuple(int(v) for v in stats[index][:4]) for index in range(1, count)
+             if 0.08 * CANONICAL_SIDE <= stats[index][2] <= 0.5 * CANONICAL_SIDE
+             and 0.06 * CANONICAL_SIDE <= stats[index][3] <= 0.2 * CANONICAL_SIDE
+             and stats[index][4] >= 0.5 * stats[index][2] * stats[index][3]]
+    boxes.sort()
+    found: dict[str, Any] = {}
+    labf = lab.astype(np.float32)
+    for name, (x, y, w, h) in zip(("best", "score")[2 - min(2, len(boxes)):], boxes[-2:]):
+        inside = labf[y:y + h, x:x + w]
+        # light text on the box: the value is the lower, taller line (the label is above it)
+        ink = np.clip((inside[..., 0] - box_lab[0] - 10) / 40, 0, 1)
+        lines = [run for run in _runs((ink > 0.5).any(axis=1)) if run[1] - run[0] >= 0.2 * h]
+        if not lines:
+            continue
+        start, end = max(lines, key=lambda run: (run[1] - run[0], run[0]))
+        line = ink[max(0, start - 2):min(h, end + 2)]
+        number = read_number(line)
+        if number is not None:
+            found[name], found[f"{name}_confidence"] = number[0], round(number[1], 3)
+    if "best" in found and "score" not in found and len(boxes) == 1:
+        found["score"], found["score_confidence"] = found.pop("best"), found.pop("best_confidence")
+    return found
+
+
+# -- previous ------------------------------------------------------------------------------------------
+def reachable_boards(previous: Any) -> list[tuple[tuple[int, ...], int]]:
+    """(cell values row by row, score) of every position one slide and one spawn from
+    ``previous`` (or its due spawns), and ``previous`` itself."""
+    from engines import GAMES
+
+    game = GAMES[GAME]
+    results = [(tuple(v for row in previous.rows for v in row), previous.score)]
+    frontier = [previous]
+    if not previous.spawns_due:
+        frontier = [game.play(previous, move).state for move in game.legal_moves(previous)]
+    for state in frontier:
+        for spawn, _ in game.chance_outcomes(state):
+            after = game.apply_chance(state, spawn).state
+            results.append((tuple(v for row in after.rows for v in row), after.score))
+    return results
+
+
+def _prefer_previous(readings: list[CellReading], values: list[int], confidence: np.ndarray,
+                     previous: Any, score: int | None) -> tuple[list[int], np.ndarray, int] | None:
+    """Where cells are doubtful: the cheapest board reachable from ``previous`` that keeps every
+    sure cell (and the score read, if one was), with its confidence and score; None if there is
+    none. The doubtful cells become sure only when no other such board comes close."""
+    sure = confidence.ravel() >= DOUBTFUL_BELOW
+    options = []
+    for board, board_score in reachable_boards(previous):
+        if (score is None or board_score == score) and all(board[i] == values[i] for i in range(16) if sure[i]):
+            options.append((sum(readings[i].cost_of(board[i]) for i in range(16)), board, board_score))
+    if not options:
+        return None
+    options.sort(key=lambda option: option[0])
+    _, board, board_score = options[0]
+    updated = confidence.ravel().copy()
+    if len(options) == 1 or options[1][0] - options[0][0] >= CONFIDENT_MARGIN:
+        updated[~sure] = np.maximum(updated[~sure], PREVIOUS_CONFIDENCE)
+    return list(board), updated.reshape(SIZE, SIZE), board_score
+
+
+# -- the reader ------------------------------------------------------------------------------------------
+def read(image: np.ndarray, previous: Any = None) -> Reading:
+    """Read the 2048 board in a BGR image (see the module's docstring). Raises
+    :class:`NoBoardFound` when there is none."""
+    started = time.perf_counter()
+    cut = board_image(image, *locate_board(image))
+    board = cut.board_in_image()
+    overlay, alpha = fit_overlay(cut.board.colour_rgb)
+    readings = read_cells(cut.lab, cut.board, tinted_palette(overlay, alpha))
+    values = [reading.value for reading in readings]
+    confidence = np.array([reading.confidence for reading in readings], dtype=np.float64).reshape(SIZE, SIZE)
+
+    diagnostics: dict[str, Any] = {**board.to_json(), "overlay": overlay,
+                                   "overlay_alpha": round(alpha, 3) if overlay else 0.0}
+    diagnostics.update(read_score_boxes(image, board))
+    score = diagnostics.get("score")
+    if previous is not None and (confidence < DOUBTFUL_BELOW).any():
+        preferred = _prefer_previous(readings, values, confidence, previous, score)
+        if preferred is not None:
+            values, confidence, score = preferred
+            diagnostics["matched_previous"] = True
+    doubtful = [(index // SIZE, index % SIZE) for index in np.flatnonzero(confidence.ravel() < DOUBTFUL_BELOW)]
+    if doubtful:
+        # what else each doubtful cell may be, likeliest first, for whoever checks it
+        diagnostics["alternatives"] = {f"{row},{column}": [CELL_VALUES[int(k)] for k in
+                                                          readings[row * SIZE + column].order[:3]]
+                                       for row, column in doubtful}
+    state = _state(values, score or 0)
+    diagnostics["ms"] = round((time.perf_counter() - started) * 1000, 1)
+    cells = [values[row * SIZE:(row + 1) * SIZE] for row in range(SIZE)]
+    return Reading(GAME, state, cells, confidence, diagnostics)
+
+
+def _state(values: list[int], score: int):
+    """The engine's state for the board read, built from its board text."""
+    from engines import GAMES, NotationError
+
+    rows = [" ".join(str(value) if value else "." for value in values[row * SIZE:(row + 1) * SIZE])
+            for row in range(SIZE)]
+    try:
+        return GAMES[GAME].parse_board("\n".join([f"score {score}", *rows]))
+    except NotationError as error:
+        raise NoBoardFound(f"the engine refuses the board read: {error}") from None
