@@ -618,6 +618,36 @@ def _without_specks(ink: np.ndarray, size: float) -> np.ndarray:
     return keep[labels]
 
 
+#: A digit's ink is about this wide for its height, and the gap to the next about this share of
+#: its width.
+DIGIT_ASPECT = 0.62
+DIGIT_GAP = 0.4
+
+
+def _split_joined(piece: np.ndarray, offset: int) -> list[tuple[int, int]]:
+    """Column ranges of the glyphs in a piece of ink: more than one where a blurred bar bridged
+    the narrow gap between two digits (the piece is then too wide for one). Each cut goes where
+    the fewest pixels are inked near the place the digits' widths put it."""
+    rows = np.nonzero(piece.any(axis=1))[0]
+    width = piece.shape[1]
+    if rows.size == 0:
+        return [(offset, offset + width)]
+    glyph = DIGIT_ASPECT * (rows[-1] - rows[0] + 1)
+    gap = DIGIT_GAP * glyph
+    count = int(round((width + gap) / (glyph + gap)))
+    if count <= 1 or width < 1.4 * glyph:
+        return [(offset, offset + width)]
+    inked = piece.sum(axis=0)
+    pitch = (width + gap) / count
+    cuts = [0]
+    for k in range(1, count):
+        centre = int(round(k * pitch - gap / 2))
+        lo, hi = max(centre - int(gap), cuts[-1] + 1), min(centre + int(gap) + 1, width - 1)
+        cuts.append(lo + int(np.argmin(inked[lo:hi])) if hi > lo else centre)
+    cuts.append(width)
+    return [(offset + a, offset + b) for a, b in zip(cuts, cuts[1:]) if b > a]
+
+
 def read_glyphs(ink: np.ndarray, min_height: float) -> list[Glyph]:
     """The glyphs in a region's ink, left to right: pieces between empty columns whose ink is at
     least ``min_height`` tall (specks of noise are left out)."""
@@ -628,7 +658,10 @@ def read_glyphs(ink: np.ndarray, min_height: float) -> list[Glyph]:
     padded = np.concatenate([[False], columns, [False]])
     changes = np.nonzero(np.diff(padded.astype(np.int8)))[0]
     glyphs = []
+    pieces = []
     for left, right in zip(changes[::2], changes[1::2]):
+        pieces.extend(_split_joined(ink[:, left:right], int(left)))
+    for left, right in pieces:
         piece = ink[:, left:right]
         rows = np.nonzero(piece.any(axis=1))[0]
         top, bottom = rows[0], rows[-1] + 1
@@ -651,7 +684,7 @@ def _number(glyphs: list[Glyph]) -> tuple[int | None, float]:
     return int(text), min(g.confidence for g in glyphs)
 
 
-def stroke_ink(masks: LineMasks, cell: float) -> np.ndarray:
+def stroke_ink(grey: np.ndarray, masks: LineMasks, cell: float) -> np.ndarray:
     """Strokes that are not walls: the digits' bars (and whatever short lines annotations add)."""
     return (masks.vertical & ~masks.walls(True, cell)) | (masks.horizontal & ~masks.walls(False, cell))
 
@@ -675,6 +708,8 @@ def read_block_number(ink: np.ndarray, geometry: BoardGeometry, box: tuple[int, 
 HEADER_BAND = (0.75, 0.04)
 #: Half the width (in cells) of the header's middle, where the figure stands.
 FIGURE_HALF_WIDTH = 0.45
+#: The figure's limbs are dim grey: pixels brighter than this are the figure.
+FIGURE_GREY = 45
 #: The figure's ink box is at least this wide for its height with arms out (H), less with arms up.
 ARMS_OUT_ASPECT = 0.9
 
@@ -705,7 +740,7 @@ def read_header(grey: np.ndarray, ink: np.ndarray, geometry: BoardGeometry) -> H
     score, score_confidence = _number(read_glyphs(ink[y0:y1, left:max(figure_left, left)], 0.2 * cell))
     splits, splits_confidence = _number(read_glyphs(ink[y0:y1, min(figure_right, right):right], 0.2 * cell))
 
-    figure = grey[y0:y1, max(figure_left, 0):min(figure_right, width)] > 100
+    figure = grey[y0:y1, max(figure_left, 0):min(figure_right, width)] > FIGURE_GREY
     figure = _without_specks(figure, 0.1 * cell)
     arms, arms_confidence = None, 0.0
     if figure.any():
@@ -775,7 +810,7 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     cells = classify_cells(grey, coloured, geometry)
     walls = measure_walls(masks, geometry)
     shapes = group_boxes(cells, walls)
-    ink = stroke_ink(masks, geometry.cell)
+    ink = stroke_ink(grey, masks, geometry.cell)
     confidence = shapes.confidence.copy()
     problems = list(shapes.problems)
 
