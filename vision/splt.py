@@ -896,6 +896,39 @@ def _engine_state(boxes: list[list[int]], splits: int, score: int) -> State:
 
 
 # -- end screen ----------------------------------------------------------------------------------
+def _text_lines(ink: np.ndarray, least_height: int) -> list[tuple[int, int]]:
+    """Row ranges of the lines of text in the ink: runs of inked rows at least ``least_height``
+    tall."""
+    rows = np.concatenate([[False], ink.any(axis=1), [False]])
+    changes = np.nonzero(np.diff(rows.astype(np.int8)))[0]
+    return [(int(a), int(b)) for a, b in zip(changes[::2], changes[1::2]) if b - a >= least_height]
+
+
+def _as_word(glyphs: list[Glyph]) -> str:
+    """The glyphs as letters: in this font 0 is O, 1 is I and 5 is S; R is P with a diagonal leg,
+    which the line masks do not keep, so R is compared as P."""
+    return "".join(g.character for g in glyphs).translate(str.maketrans("015R", "OISP"))
+
+
 def read_end_screen(bgr: np.ndarray) -> dict[str, int] | None:
-    """SCORE n and SPLITS n of the game's end screen, or None if the image is not one."""
+    """SCORE n and SPLITS n of the game's end screen (big lettering between hatched bands, no
+    board), or None if the image is not one."""
+    small, _ = _working_copy(bgr)
+    grey, _ = _grey_and_colour(small)
+    masks = line_masks(grey)
+    ink = _without_specks(masks.vertical | masks.horizontal, max(3.0, 0.01 * grey.shape[0]))
+    lines = []
+    for top, bottom in _text_lines(ink, max(6, int(0.02 * grey.shape[0]))):
+        glyphs = read_glyphs(ink[top:bottom], 0.5 * (bottom - top))
+        if glyphs:
+            lines.append(glyphs)
+    found: dict[str, int] = {}
+    for label, value in zip(lines, lines[1:]):
+        word = _as_word(label)
+        number, _ = _number(value)
+        for name in ("score", "splits"):
+            if number is not None and word == name.upper().replace("R", "P"):
+                found[name] = number
+    if "score" in found and "splits" in found:
+        return {"score": found["score"], "splits": found["splits"]}
     return None
