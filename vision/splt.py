@@ -66,6 +66,9 @@ READ_CELL = 64.0
 LINE_BLUR = 5
 LINE_OFFSET = 2
 LINE_CONTRAST = 22
+#: Digit strokes: the blur along them and the shortest piece kept (in cells).
+STROKE_BLUR = 5
+STROKE_RUN = 0.07
 #: Pixels whose channels differ by more than this are annotations, not the game's greys.
 ANNOTATION_SPREAD = 60
 #: The smallest cell the reader looks for, in working pixels.
@@ -653,6 +656,8 @@ def read_glyphs(ink: np.ndarray, min_height: float) -> list[Glyph]:
     least ``min_height`` tall (specks of noise are left out)."""
     ink = _without_specks(np.ascontiguousarray(ink), 0.4 * min_height)
     columns = ink.any(axis=0)
+    # a one-column gap is a corner the two masks both missed, not the space between glyphs
+    columns[1:-1] |= columns[:-2] & columns[2:]
     if not columns.any():
         return []
     padded = np.concatenate([[False], columns, [False]])
@@ -685,8 +690,16 @@ def _number(glyphs: list[Glyph]) -> tuple[int | None, float]:
 
 
 def stroke_ink(grey: np.ndarray, masks: LineMasks, cell: float) -> np.ndarray:
-    """Strokes that are not walls: the digits' bars (and whatever short lines annotations add)."""
-    return (masks.vertical & ~masks.walls(True, cell)) | (masks.horizontal & ~masks.walls(False, cell))
+    """Strokes that are not walls: the digits' bars (and whatever short lines annotations add).
+    The line masks are made again with a shorter blur, so the gap between two digits' bars stays
+    open, and only pieces of at least STROKE_RUN cells along their direction are kept, so what
+    the hatching leaves (diagonal steps) goes."""
+    length = max(3, int(round(STROKE_RUN * cell)))
+    vertical = _line_mask(grey, True, STROKE_BLUR)
+    horizontal = _line_mask(grey, False, STROKE_BLUR)
+    vertical = cv2.morphologyEx(vertical.view(np.uint8), cv2.MORPH_OPEN, np.ones((length, 1), np.uint8)).view(bool)
+    horizontal = cv2.morphologyEx(horizontal.view(np.uint8), cv2.MORPH_OPEN, np.ones((1, length), np.uint8)).view(bool)
+    return (vertical & ~masks.walls(True, cell)) | (horizontal & ~masks.walls(False, cell))
 
 
 def read_block_number(ink: np.ndarray, geometry: BoardGeometry, box: tuple[int, int, int, int]) -> tuple[int | None, float]:

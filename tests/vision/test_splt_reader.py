@@ -1,0 +1,197 @@
+"""The SPL-T board reader (``vision.splt``).
+
+Checked against the hand transcriptions of the real screenshots (``tests/vision/truth_splt.py``),
+the same screenshots resized, boards drawn by Kibitz's own SPL-T view (the expectation is the
+state put on the board, reached by the engine), the real end screen, and images that are not
+boards.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from engines.splt import GAME
+from tests.conftest import reference_data_dir
+from tests.vision.render import render_board
+from tests.vision.truth_splt import cases, compare
+from vision import NoBoardFound, read
+
+DATA = reference_data_dir()
+CASES = cases(DATA) if DATA is not None else []
+needs_data = pytest.mark.skipif(DATA is None, reason="reference data from the real games not found")
+
+
+def _case_id(case) -> str:
+    return case.name.removeprefix("splt/")
+
+
+def _resized(image: np.ndarray, factor: float) -> np.ndarray:
+    interpolation = cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC
+    return cv2.resize(image, None, fx=factor, fy=factor, interpolation=interpolation)
+
+
+# -- real screenshots ------------------------------------------------------------------------------
+@needs_data
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def test_transcribed_screenshot_reads_exactly(case):
+    reading = read("splt", case.load())
+    right, total = case.compare(case.expected, reading.cells)
+    assert (right, total) == (total, total), reading.cells
+    assert sorted(map(tuple, reading.cells["boxes"])) == sorted(map(tuple, case.expected["boxes"]))
+    assert reading.cells["voids"] == case.expected["voids"]
+    assert reading.diagnostics["next"] == case.extra["next"]
+    assert reading.diagnostics["figure"] == case.extra["next"]  # the figure itself, not the parity
+    assert reading.state.same_position(GAME.parse_board(
+        f"splits={case.expected['splits']} score={case.expected['score']} | "
+        + " ".join(f"{x},{y},{w},{h}" + (f":{p}" if p else "") for x, y, w, h, p in case.expected["boxes"])))
+    assert not reading.diagnostics["problems"]
+
+
+@needs_data
+@pytest.mark.parametrize("factor", [0.6, 1.7])
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def test_resized_screenshot_reads_the_same(case, factor):
+    reading = read("splt", _resized(case.load(), factor))
+    right, total = case.compare(case.expected, reading.cells)
+    assert (right, total) == (total, total), reading.cells
+
+
+@needs_data
+def test_the_two_halves_of_6ptblock_are_the_transition_158_to_169(splt_screenshots):
+    """The follow-mode pair: both halves read, 11 splits and +1343 points apart."""
+    left, right = (next(c for c in CASES if c.name.endswith(half)) for half in ("#left", "#right"))
+    before, after = read("splt", left.load()).state, read("splt", right.load()).state
+    assert (after.splits - before.splits, after.score - before.score) == (11, 1343)
+    transition = splt_screenshots["_validated_transition"]["moves_box_before_split_xywh_and_orientation"]
+    state = before
+    for x, y, w, h, _ in transition:
+        state = GAME.play(state, GAME.parse_move(f"{x},{y},{w},{h}")).state
+    assert state.same_position(after)
+
+
+@needs_data
+def test_end_screen_is_recognised_without_a_board():
+    image = cv2.imread(str(DATA / "splt" / "1196_splits.PNG"))
+    with pytest.raises(NoBoardFound) as raised:
+        read("splt", image)
+    assert raised.value.diagnostics == {"end_screen": {"score": 878866, "splits": 1196}}
+    assert "end screen" in raised.value.reason
+
+
+@needs_data
+def test_reads_within_the_time_budget():
+    images = [case.load() for case in CASES]
+    read("splt", images[0])  # templates loaded once
+    times = []
+    for image in images:
+        started = time.perf_counter()
+        read("splt", image)
+        times.append(time.perf_counter() - started)
+    # 100 ms a read on an idle machine; the bound leaves room for a busy test run
+    assert np.mean(times) < 0.3, times
+
+
+# -- Kibitz's own view -------------------------------------------------------------------------------
+def _played(splits: int, seed: int):
+    """A position after ``splits`` seeded random legal splits (the game goes on)."""
+    rng = random.Random(seed)
+    state = GAME.initial_state()
+    for _ in range(splits):
+        moves = GAME.legal_moves(state)
+        if not moves:
+            break
+        state = GAME.play(state, rng.choice(moves)).state
+    return state
+
+
+def _cells_of(state) -> dict:
+    return {
+        "boxes": sorted(([b.x, b.y, b.w, b.h, b.points] for b in state.boxes), key=lambda b: (b[1], b[0])),
+        "voids": [[x, y] for x, y in state.voids()],
+        "splits": state.splits,
+        "score": state.score,
+    }
+
+
+@pytest.mark.parametrize("size, noise", [((340, 720), 4.0), ((460, 960), 6.0), ((720, 1500), 3.0)],
+                         ids=["small", "medium", "large"])
+@pytest.mark.parametrize("splits, seed", [(40, 1), (120, 2), (200, 3)])
+def test_kibitz_view_reads_back_the_state_drawn(size, noise, splits, seed):
+    state = _played(splits, seed)
+    reading = read("splt", render_board("splt", state, size, noise, seed))
+    expected = _cells_of(state)
+    right, total = compare(expected, reading.cells)
+    assert (right, total) == (total, total), reading.cells
+    assert reading.state.same_position(state)
+    assert reading.diagnostics["figure"] == state.orientation
+
+
+# -- not boards ----------------------------------------------------------------------------------------
+def _not_boards():
+    rng = np.random.default_rng(7)
+    gradient = np.dstack([np.tile(np.linspace(0, 255, 640, dtype=np.uint8), (480, 1))] * 3)
+    gradient[..., 1] = np.linspace(30, 220, 480, dtype=np.uint8)[:, None]
+    images = {
+        "black": np.zeros((900, 450, 3), np.uint8),
+        "white": np.full((600, 800, 3), 255, np.uint8),
+        "noise": rng.integers(0, 256, (700, 500, 3), dtype=np.uint8),
+        "gradient": gradient,
+    }
+    return images
+
+
+@pytest.mark.parametrize("name", list(_not_boards()))
+def test_images_without_a_board_raise(name):
+    with pytest.raises(NoBoardFound):
+        read("splt", _not_boards()[name])
+
+
+@needs_data
+@pytest.mark.parametrize("other", ["2048/quiet_board.png", "1010/mfkasim_snapshot-1010.png",
+                                   "destructo/blocks_before.png", "splt/splt_tutorial.png"])
+def test_other_screenshots_are_not_splt_boards(other):
+    with pytest.raises(NoBoardFound):
+        read("splt", cv2.imread(str(DATA / other)))
+
+
+# -- command line and assets -----------------------------------------------------------------------------
+@needs_data
+def test_kibitz_read_json(capsys):
+    from app.cli import main
+
+    assert main(["read", "splt", str(DATA / "splt" / "imbalance.jpg"), "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["game"] == "splt"
+    assert set(payload["cells"]) == {"boxes", "voids", "splits", "score"}
+    assert (payload["cells"]["splits"], payload["cells"]["score"]) == (87, 2335)
+    assert all(len(box) == 5 for box in payload["cells"]["boxes"])
+    assert payload["board"].startswith("splits=87 score=2335 |")
+    assert 0.0 <= payload["confidence"] <= 1.0
+    assert isinstance(payload["doubtful"], list)
+
+
+def test_glyph_templates_match_their_script():
+    """``glyphs.png`` is what ``make_templates.py`` draws (rerun the script after changing it)."""
+    from importlib import resources
+
+    from assets.vision.splt.make_templates import templates
+
+    stored = cv2.imdecode(np.frombuffer(resources.files("assets.vision.splt").joinpath("glyphs.png").read_bytes(),
+                                        np.uint8), cv2.IMREAD_GRAYSCALE)
+    assert np.array_equal(stored, templates())
+
+
+def test_per_cell_confidence_is_a_margin_not_a_constant():
+    state = _played(120, 2)
+    reading = read("splt", render_board("splt", state, (460, 960), 4.0, 2))
+    assert reading.per_cell_confidence.shape == (16, 8)
+    assert 0.0 <= reading.per_cell_confidence.min() <= reading.per_cell_confidence.max() <= 1.0
+    blurred = read("splt", cv2.GaussianBlur(render_board("splt", state, (460, 960), 4.0, 2), (0, 0), 1.2))
+    assert blurred.per_cell_confidence.mean() < reading.per_cell_confidence.mean() or blurred.doubtful
