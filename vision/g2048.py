@@ -58,14 +58,20 @@ TILE_VALUES = tuple(1 << exponent for exponent in range(1, 18))
 CELL_VALUES = (0, *TILE_VALUES)
 
 #: The board is looked for on a copy halved until its longer side is at most this many pixels
-#: (then, if not found, on one twice as large: a small board in a large screenshot) ...
-DETECT_LONG_SIDE = 560
+#: (then, if not found, on copies twice as large up to DETECT_LARGEST_SIDE: a small board in a
+#: large screenshot) ...
+DETECT_LONG_SIDE = 400
+DETECT_LARGEST_SIDE = 1000
 #: ... and read from a copy where the board is this many pixels across.
 CANONICAL_SIDE = 400
+#: The commonest colours tried as the board's.
+MAX_CANDIDATE_COLOURS = 12
 #: A bold digit's usual width against its height (a wider patch is digits that touch).
 DIGIT_ASPECT = 0.68
-#: The side of a digit template (and of every glyph scaled to be compared with one).
+#: The side of a digit template (and of every glyph scaled to be compared with one), and the
+#: blur (pixels) both get before they are compared.
 TEMPLATE_SIDE = 32
+TEMPLATE_BLUR = 1.0
 
 #: The page's colours (spec 5.3), RGB.
 BOARD_HEX = "#bbada0"
@@ -94,6 +100,9 @@ SPLIT_PENALTY = 0.1  # per digit found by cutting the ink in equal parts rather 
 INK_ON_EMPTY_COST = 2.0
 NO_DIGITS_COST = 3.0  # a tile value where no digit is seen (hidden, or a tile still growing)
 WRONG_LENGTH_SIMILARITY = 0.5  # per digit, for a value with more or fewer digits than the glyphs
+SMALLEST_SCORE_DIGIT = 8  # pixels of the image: smaller SCORE / BEST digits are not read
+NUMBER_DIGIT_SIMILARITY = 0.4  # a glyph of SCORE / BEST less like any digit leaves the number unread
+SURE_DIGIT_SIMILARITY = 0.8  # glyphs that read this well as a value are not cut into other counts
 PLAUSIBLE_COLOUR_COST = 3.0  # values this much dearer by colour than the nearest are not split for
 CONFIDENT_MARGIN = 2.0
 #: A doubtful cell settled by the only board reachable from the previous state.
@@ -125,6 +134,7 @@ def _palette_rgb() -> np.ndarray:
 PALETTE_RGB = _palette_rgb()
 DARK_TEXT_VALUES = np.array([value in (2, 4) for value in CELL_VALUES])
 LIGHT_TEXT_VALUES = np.array([value >= 8 for value in CELL_VALUES])
+DIGIT_COUNTS = np.array([len(str(value)) if value else 0 for value in CELL_VALUES])
 
 
 # -- templates ----------------------------------------------------------------------------------
@@ -154,24 +164,41 @@ def _standardised(patches: np.ndarray) -> np.ndarray:
     return flat / np.maximum(norms, 1e-6)
 
 
+@dataclasses.dataclass(frozen=True)
+class DigitTemplates:
+    """The digit templates, ready to compare: ``rows`` (fonts, 10, TEMPLATE_SIDE²) standardised
+    after the ``mean`` template is taken off (what every digit shares tells none apart)."""
+
+    rows: np.ndarray
+    mean: np.ndarray
+
+
+def _comparable(patches: np.ndarray) -> np.ndarray:
+    """Template-sized patches softened a little (a glyph cut from a screenshot is never as crisp
+    as a rendered one)."""
+    return np.stack([cv2.GaussianBlur(patch, (0, 0), TEMPLATE_BLUR) for patch in patches])
+
+
 @functools.lru_cache(maxsize=1)
-def digit_templates() -> np.ndarray:
-    """The templates as standardised rows: shape (fonts, 10, TEMPLATE_SIDE²)."""
+def digit_templates() -> DigitTemplates:
+    """The templates of ``assets/vision/g2048/digits.png`` (one row of ten per font)."""
     data = (resources.files("assets.vision.g2048") / "digits.png").read_bytes()
     strip = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_GRAYSCALE).astype(np.float32) / 255.0
     fonts = strip.shape[0] // TEMPLATE_SIDE
-    patches = [strip[f * TEMPLATE_SIDE:(f + 1) * TEMPLATE_SIDE, d * TEMPLATE_SIDE:(d + 1) * TEMPLATE_SIDE]
-               for f in range(fonts) for d in range(10)]
-    return _standardised(np.stack(patches)).reshape(fonts, 10, -1)
+    patches = _comparable(np.stack([
+        strip[f * TEMPLATE_SIDE:(f + 1) * TEMPLATE_SIDE, d * TEMPLATE_SIDE:(d + 1) * TEMPLATE_SIDE]
+        for f in range(fonts) for d in range(10)]))
+    mean = patches.mean(axis=0)
+    return DigitTemplates(_standardised(patches - mean).reshape(fonts, 10, -1), mean)
 
 
 def digit_similarities(glyphs: list[np.ndarray]) -> np.ndarray:
     """(glyphs, 10): each glyph's correlation with each digit's best-matching template."""
     if not glyphs:
         return np.zeros((0, 10), dtype=np.float32)
-    rows = _standardised(np.stack([glyph_patch(glyph) for glyph in glyphs]))
     templates = digit_templates()
-    return np.einsum("gp,fdp->gfd", rows, templates).max(axis=1)
+    rows = _standardised(_comparable(np.stack([glyph_patch(glyph) for glyph in glyphs])) - templates.mean)
+    return np.einsum("gp,fdp->gfd", rows, templates.rows).max(axis=1)
 
 
 # -- finding the board ----------------------------------------------------------------------------
@@ -267,19 +294,27 @@ def _candidate_colours(lab: np.ndarray) -> list[tuple[np.ndarray, float]]:
     counts = np.bincount(keys, minlength=1 << 15)
     sums = [np.bincount(keys, weights=flat[:, channel], minlength=1 << 15) for channel in range(3)]
     minimum = max(12, 0.002 * len(keys))
-    colours: list[np.ndarray] = []
-    for key in np.argsort(counts)[::-1][:16]:
-        if counts[key] < minimum:
-            break
-        colour = np.array([s[key] for s in sums], dtype=np.float32) / counts[key]
-        if all(np.linalg.norm(colour - other) > 5.0 for other in colours):
-            colours.append(colour)
-    result = []
-    for index, colour in enumerate(colours):
-        nearest = min((np.linalg.norm(colour - other) for j, other in enumerate(colours) if j != index),
-                      default=40.0)
-        result.append((colour, float(np.clip(0.5 * nearest, 3.0, 9.0))))
-    return result
+    top = np.argsort(counts)[::-1][:48]
+    top = top[counts[top] >= minimum / 4]
+    means = np.stack(sums, axis=1)[top] / counts[top, None]
+    # a colour on the edge of two bins is split between them: each bin joins the commonest
+    # colour within 5 of it
+    owner = np.full(len(top), -1)
+    for seed in range(len(top)):
+        if owner[seed] < 0:
+            owner[(owner < 0) & (np.abs(means - means[seed]).max(axis=1) <= 5.0)] = seed
+    seeds = np.unique(owner)
+    weights = np.array([counts[top[owner == seed]].sum() for seed in seeds], dtype=np.float64)
+    colours = [np.average(means[owner == seed], axis=0, weights=counts[top[owner == seed]]).astype(np.float32)
+               for seed in seeds]
+    order = [i for i in np.argsort(weights)[::-1] if weights[i] >= minimum][:MAX_CANDIDATE_COLOURS]
+    if not order:
+        return []
+    palette = np.array([colours[i] for i in order])
+    distances = np.sqrt(((palette[:, None, :] - palette[None, :, :]) ** 2).sum(axis=2))
+    np.fill_diagonal(distances, 80.0)
+    tolerances = np.clip(0.5 * distances.min(axis=1), 3.0, 9.0)
+    return [(colour, float(tolerance)) for colour, tolerance in zip(palette, tolerances)]
 
 
 def _colour_mask(lab: np.ndarray, colour: np.ndarray, tolerance: float) -> np.ndarray:
@@ -340,10 +375,13 @@ def _find_board_reduced(image: np.ndarray, halvings: int):
     small = image
     for _ in range(halvings):
         small = cv2.resize(small, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-    lab = cv2.cvtColor(cv2.blur(small, (3, 3)), cv2.COLOR_BGR2Lab)
+    # halving averages noise away; at full size a blur does it (it would wipe thin gaps out)
+    lab = cv2.cvtColor(small if halvings else cv2.blur(small, (3, 3)), cv2.COLOR_BGR2Lab)
     minimum_side = max(24, int(0.05 * max(small.shape[:2])))
     for colour, tolerance in _candidate_colours(lab):
         mask = _colour_mask(lab, colour, tolerance)
+        if cv2.countNonZero(mask) > 0.5 * mask.size:  # the page around the board, not the board
+            continue
         # a board's border is an unbroken line of its colour, at least minimum_side long, both ways
         run = int(0.8 * minimum_side)
         if not cv2.erode(mask, np.ones((1, run), np.uint8)).any() \
@@ -377,8 +415,10 @@ def locate_board(image: np.ndarray) -> tuple[tuple[float, float, float, float], 
     while max(height, width) >> halvings > DETECT_LONG_SIDE:
         halvings += 1
     found = _find_board_reduced(image, halvings)
-    if found is None and halvings > 0:  # a small board in a large screenshot
-        found = _find_board_reduced(image, halvings - 1)
+    # a small board in a large screenshot: look again on larger copies
+    while found is None and halvings > 0 and max(height, width) >> (halvings - 1) <= DETECT_LARGEST_SIDE:
+        halvings -= 1
+        found = _find_board_reduced(image, halvings)
     if found is None:
         raise NoBoardFound("no square of one colour with a 4×4 grid of cells in it "
                            "(the board's border and gaps)")
@@ -565,18 +605,21 @@ def _digit_costs(ink: np.ndarray | None, plausible: np.ndarray) -> tuple[np.ndar
     found = digit_similarities([ink[y:y + h, x:x + w] for x, y, w, h in boxes])
     left, right = min(x for x, _, _, _ in boxes), max(x + w for x, _, w, _ in boxes)
     top, bottom = min(y for _, y, _, _ in boxes), max(y + h for _, y, _, h in boxes)
-    split_similarities: dict[int, np.ndarray] = {}
-    for index, value in enumerate(TILE_VALUES, start=1):
-        digits = [int(d) for d in str(value)]
-        count = len(digits)
-        if count == len(boxes):
-            costs[index] = DIGIT_WEIGHT * float(np.sum(1.0 - found[np.arange(count), digits]))
-        elif plausible[index] and -1 <= count - len(boxes) <= 2:
-            if count not in split_similarities:
-                edges = np.round(np.linspace(left, right, count + 1)).astype(int)
-                slots = [ink[top:bottom, edges[k]:max(edges[k + 1], edges[k] + 1)] for k in range(count)]
-                split_similarities[count] = digit_similarities([_tight(slot) for slot in slots])
-            mismatch = np.sum(1.0 - split_similarities[count][np.arange(count), digits])
+    for index in np.flatnonzero(DIGIT_COUNTS == len(boxes)):
+        digits = [int(d) for d in str(CELL_VALUES[index])]
+        costs[index] = DIGIT_WEIGHT * float(np.sum(1.0 - found[np.arange(len(digits)), digits]))
+    matched = plausible & (DIGIT_COUNTS == len(boxes))
+    if matched.any() and costs[matched].min() <= DIGIT_WEIGHT * (1 - SURE_DIGIT_SIMILARITY) * len(boxes):
+        return costs, len(boxes)  # the patches read well: no need to look for touching glyphs
+    for count in sorted(set(DIGIT_COUNTS[plausible & (DIGIT_COUNTS != len(boxes))].tolist())):
+        if count == 0 or not -1 <= count - len(boxes) <= 2:
+            continue
+        edges = np.round(np.linspace(left, right, count + 1)).astype(int)
+        slots = [ink[top:bottom, edges[k]:max(edges[k + 1], edges[k] + 1)] for k in range(count)]
+        similarities = digit_similarities([_tight(slot) for slot in slots])
+        for index in np.flatnonzero(plausible & (DIGIT_COUNTS == count)):
+            digits = [int(d) for d in str(CELL_VALUES[index])]
+            mismatch = np.sum(1.0 - similarities[np.arange(count), digits])
             costs[index] = DIGIT_WEIGHT * float(mismatch + SPLIT_PENALTY * count)
     return costs, len(boxes)
 
@@ -643,7 +686,7 @@ def read_number(ink: np.ndarray) -> tuple[int, float] | None:
         return None
     similarities = digit_similarities(glyphs)
     ordered = np.sort(similarities, axis=1)
-    if ordered[:, -1].min() < 0.5:
+    if ordered[:, -1].min() < NUMBER_DIGIT_SIMILARITY:
         return None
     margin = float((ordered[:, -1] - ordered[:, -2]).min())
     digits = "".join(str(int(d)) for d in similarities.argmax(axis=1))
@@ -680,6 +723,8 @@ def read_score_boxes(image: np.ndarray, board: Board) -> dict[str, Any]:
         if not lines:
             continue
         start, end = max(lines, key=lambda run: (run[1] - run[0], run[0]))
+        if (end - start) / factor < SMALLEST_SCORE_DIGIT:
+            continue  # too few pixels to tell digits apart: better no score than a wrong one
         line = ink[max(0, start - 2):min(h, end + 2)]
         number = read_number(line)
         if number is not None:
