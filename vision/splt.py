@@ -689,17 +689,38 @@ def _number(glyphs: list[Glyph]) -> tuple[int | None, float]:
     return int(text), min(g.confidence for g in glyphs)
 
 
-def stroke_ink(grey: np.ndarray, masks: LineMasks, cell: float) -> np.ndarray:
+def _grid_bands(geometry: BoardGeometry, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Masks of the columns near the board's vertical grid lines and the rows near its horizontal
+    ones (where walls can be)."""
+    height, width = shape
+    tolerance = max(1.5, GRID_TOLERANCE * geometry.cell)
+    columns = np.zeros(width, bool)
+    rows = np.zeros(height, bool)
+    for k in range(WIDTH + 1):
+        x = geometry.x_edge(k)
+        columns[max(int(np.floor(x - tolerance)), 0):max(int(np.ceil(x + tolerance)) + 1, 0)] = True
+    for k in range(HEIGHT + 1):
+        y = geometry.y_edge(k)
+        rows[max(int(np.floor(y - tolerance)), 0):max(int(np.ceil(y + tolerance)) + 1, 0)] = True
+    return columns, rows
+
+
+def stroke_ink(grey: np.ndarray, masks: LineMasks, geometry: BoardGeometry) -> np.ndarray:
     """Strokes that are not walls: the digits' bars (and whatever short lines annotations add).
     The line masks are made again with a shorter blur, so the gap between two digits' bars stays
     open, and only pieces of at least STROKE_RUN cells along their direction are kept, so what
     the hatching leaves (diagonal steps) goes."""
+    cell = geometry.cell
     length = max(3, int(round(STROKE_RUN * cell)))
     vertical = _line_mask(grey, True, STROKE_BLUR)
     horizontal = _line_mask(grey, False, STROKE_BLUR)
     vertical = cv2.morphologyEx(vertical.view(np.uint8), cv2.MORPH_OPEN, np.ones((length, 1), np.uint8)).view(bool)
     horizontal = cv2.morphologyEx(horizontal.view(np.uint8), cv2.MORPH_OPEN, np.ones((1, length), np.uint8)).view(bool)
-    return (vertical & ~masks.walls(True, cell)) | (horizontal & ~masks.walls(False, cell))
+    # walls are long runs on grid lines (digits of the header may join into long runs, off them)
+    columns, rows = _grid_bands(geometry, grey.shape)
+    vertical_walls = masks.walls(True, cell) & columns[None, :]
+    horizontal_walls = masks.walls(False, cell) & rows[:, None]
+    return (vertical & ~vertical_walls) | (horizontal & ~horizontal_walls)
 
 
 def read_block_number(ink: np.ndarray, geometry: BoardGeometry, box: tuple[int, int, int, int]) -> tuple[int | None, float]:
@@ -823,7 +844,7 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     cells = classify_cells(grey, coloured, geometry)
     walls = measure_walls(masks, geometry)
     shapes = group_boxes(cells, walls)
-    ink = stroke_ink(grey, masks, geometry.cell)
+    ink = stroke_ink(grey, masks, geometry)
     confidence = shapes.confidence.copy()
     problems = list(shapes.problems)
 
