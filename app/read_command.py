@@ -31,7 +31,10 @@ def run(game, args) -> int:
     except NoBoardFound as error:
         print(f"kibitz: {args.image}: no board found ({error.reason})", file=sys.stderr)
         if args.json:
-            print(json.dumps({"game": game.short_name, "error": "no board found", "reason": error.reason}))
+            payload = {"game": game.short_name, "error": "no board found", "reason": error.reason}
+            if error.diagnostics:
+                payload["diagnostics"] = error.diagnostics
+            print(json.dumps(payload))
         return 1
     milliseconds = (time.perf_counter() - started) * 1000
     if args.json:

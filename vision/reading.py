@@ -18,11 +18,13 @@ DOUBTFUL_BELOW = 0.6
 
 
 class NoBoardFound(ValueError):
-    """The image holds no board of the game (or too little of one to read); ``reason`` says why."""
+    """The image holds no board of the game (or too little of one to read); ``reason`` says why.
+    ``diagnostics`` holds what was seen instead (e.g. SPL-T's end screen with its score)."""
 
-    def __init__(self, reason: str):
+    def __init__(self, reason: str, diagnostics: dict[str, Any] | None = None):
         super().__init__(reason)
         self.reason = reason
+        self.diagnostics = dict(diagnostics or {})
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
