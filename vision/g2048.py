@@ -6,9 +6,11 @@ whose 15 px border and gaps (on a 500 px board) frame 16 cells, empty ones #ccc0
 colour per value up to 2048 and one dark colour for every value above, numbers in Clear Sans Bold.
 
 Finding the board (any scale, any page around it): the most common colours of a reduced copy of
-the image are tried as the board's colour; a connected patch of one of them that is square and
-whose column and row profiles show five bands of that colour at equal steps (the border, three
-gaps, the border) with little of it in between is the board. Its gap is fitted from the profiles,
+the image are tried as the board's colour; a connected patch of one of them (or patches a tile's
+glow cut apart) that is square and whose column and row profiles show five bands of that colour
+at equal steps (the border, three gaps, the border) with little of it in between is the board.
+A small board in a large screenshot is looked for again on larger copies. Its gap is fitted from
+the profiles,
 then the board is cut from the full image and scaled to ``CANONICAL_SIDE`` pixels, where the
 edges are measured again and every cell is read.
 
@@ -25,8 +27,9 @@ margin to the next cheapest. Tiles above 2048 share one colour, so only their di
 apart; with no digit to see, every value of the colour costs the same and the cell is doubtful.
 
 SCORE and BEST are read with the same templates from the two boxes of the board's colour above
-the board (a "+N" floating over them is dark and left out); a screenshot without them (Kibitz's
-own view) has no score in the diagnostics and the state's score is 0.
+the board (a "+N" floating over them is dark and left out); digits under 8 px are not read. A
+screenshot without them (Kibitz's own view) has no score in the diagnostics and the state's score
+is 0, unless the previous state settles it.
 
 Overlays: "You win!" and "Game over!" lay a half-transparent veil (gold, or the 2 tile's beige)
 over the whole board, which tints the board's colour; the tint's strength is fitted against the
