@@ -83,3 +83,23 @@ def _data():
     if found is None:
         pytest.skip("reference data from the real games not found: set KIBITZ_REFERENCE_DATA")
     return found
+
+
+def test_2048_follows_a_seeded_game_drawn_by_our_view():
+    game = GAMES["2048"]
+    rng = np.random.default_rng(11)
+    state = game.initial_state()
+    while game.is_chance_node(state):  # the page opens with two tiles
+        state = game.apply_chance(state, game.random_spawn(state, rng)).state
+    start, line, states = state, [], []
+    for _ in range(12):
+        slide = game.legal_moves(state)[int(rng.integers(len(game.legal_moves(state))))]
+        state = game.play(state, slide).state
+        spawn = game.random_spawn(state, rng)
+        state = game.apply_chance(state, spawn).state
+        line += [slide, spawn]
+        states.append(state)
+    frames = [render_board("2048", s, (560, 560), noise=2, seed=i) for i, s in enumerate(states)]
+    played, follower = follow(game, start, frames)
+    assert played == line
+    assert follower.state == states[-1]
