@@ -1,0 +1,51 @@
+"""Destruct-o-Match ground truth: the three real HTML5 crops of 5 x 5 boulders and their
+transcription.
+
+``destructo/truth.json`` gives, per crop, the grid (rows top to bottom, colour names, ``null`` for
+an empty cell) and for ``blocks_during.png`` the selected (pale) group. The ``cells`` a reader must
+return are those rows as they stand (the crops show no power-up); the extras are the board's size
+and the selected cells as ``diagnostics["selected"]`` lists them ([row, column], row-major; none
+in the other two crops).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tests.vision.truth import TruthCase
+
+FOLDER = "destructo"
+TRUTH = "truth.json"
+CROPS = ("blocks_before.png", "blocks_during.png", "blocks_after.png")
+
+
+def compare(expected: list[list[str | None]], got: Any) -> tuple[int, int]:
+    """(right, total) over the transcribed cells; rows or cells the reading lacks count wrong."""
+    total = sum(len(row) for row in expected)
+    if not isinstance(got, list):
+        return 0, total
+    right = 0
+    for expected_row, got_row in zip(expected, got):
+        if isinstance(got_row, list):
+            right += sum(e == g for e, g in zip(expected_row, got_row))
+    return right, total
+
+
+def cases(data: Path) -> list[TruthCase]:
+    folder = Path(data) / FOLDER
+    if not (folder / TRUTH).is_file():
+        return []
+    truth = json.loads((folder / TRUTH).read_text())
+    found = []
+    for name in CROPS:
+        entry = truth[name]
+        grid = [list(row) for row in entry["grid_rows_top_to_bottom"]]
+        extra = {
+            "rows": entry["rows"],
+            "columns": entry["cols"],
+            "selected": sorted([list(cell) for cell in entry.get("selected_cells", [])]),
+        }
+        found.append(TruthCase("destructo", f"{FOLDER}/{name}", folder / name, grid, compare, extra=extra))
+    return found

@@ -1,0 +1,827 @@
+"""Destruct-o-Match board reader: the boulder grid, each boulder's colour and power-up, the
+selected (pale) group and the empty cells, from a screenshot of the real game or of Kibitz's own
+board (spec 5), at any scale, with page or window around it.
+
+How it reads:
+
+1. **The lattice.** Boulders sit on a regular grid, so the image's edge profiles (the mean
+   gradient per column and per row) repeat with the boulder pitch: the pitch is the shortest
+   autocorrelation peak whose first multiples are peaks too. The cell boundaries are the gaps: thin
+   lines lighter than the dark outlines on both sides of them, which run the whole board. Starting
+   from the strongest gap, the reader steps by the pitch to the strongest gap near each next place
+   and fits a straight line through them (sub-pixel pitch, no drift over eighteen columns). A
+   lattice whose cells are not about 1.5 times as wide as tall is no board. Rows x columns are not
+   assumed: they are the block of lattice cells that hold boulders.
+2. **The cells**, every whole lattice cell of the image, are resampled to one size
+   (``CELL_WIDTH`` x ``CELL_HEIGHT``), so everything after this works at any scale.
+3. **Colours.** A boulder's colour is the median Lab colour of its central patch (the stones are
+   textured: cracks, facets, highlights) with the grey of its darkest pixels (the outline). The
+   selected group is drawn washed out towards white; every colour is also tried washed, by as much
+   as the outline says (a washed black outline turns grey), so a pale green reads as a selected
+   green. Two renderings have their own references (``assets/vision/destructo``, made by
+   ``make_templates.py`` there): the real game's stones, measured on the shared screenshots (colours they
+   do not show are inferred from Kibitz's), and Kibitz's own board; the one that explains the cells
+   better is used.
+4. **Power-ups** are matched by their icon: the cell's inner picture, small, softened and with its
+   median colour taken away (the icon, not the carrier), against templates of the real sprites, of
+   Kibitz's icons and of plain stones, one picture pixel off either way. The carrier's colour is
+   read from the boulder's ends, beside the icon.
+5. **The board** is the block of lattice cells holding boulders; cells of it that show the ground
+   are empty (gravity keeps them on top; an empty cell under a boulder is a misread and takes its
+   best boulder, as doubtful). Rows or columns entirely empty cannot be seen: the block is grown
+   to the smallest level size (rows x columns of the level table) that holds it, when the cells
+   that needs show the ground and the missing columns fit on one side only.
+
+The level is not visible on a board: without ``previous`` the state's level is the lowest whose
+palette holds every colour read; with ``previous`` its level, score and banked items are kept, and
+a board one click (or none) away from it that agrees with every sure cell settles the doubtful
+ones (and gives the click's points).
+
+``Reading.cells`` are rows of colour names, power-up names (``explode``, ``wild``, ``morph``,
+``indestructible``), ``"<carrier> <power-up>"`` for carried ones (``"blue fill"``) and None for
+empty cells. ``diagnostics["selected"]`` lists the pale cells as [row, column].
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import time
+from importlib import resources
+from typing import Any
+
+import cv2
+import numpy as np
+
+from engines import GAMES
+from engines.destructo.levels import LEVEL_TABLE
+from engines.destructo.notation import board_text
+from engines.destructo.rules import COLOURLESS, Boulder, group_at
+from engines.errors import NotationError
+from vision.images import as_bgr
+from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
+
+GAME = "destructo"
+
+# -- the lattice
+#: The lattice is searched on a copy whose longer side is at most this (for speed).
+WORK_SIDE = 720
+#: The smallest pitch (working pixels) searched: smaller boulders cannot be read.
+SHORTEST_PITCH = 7
+#: How many multiples of a lag the period search checks, and how strongly they must repeat.
+COMB_MULTIPLES = 3
+REPEATS_ENOUGH = 0.25
+#: Width over height of a cell: the real sprite is 1.53, the shared crops 1.48, Kibitz's 1.53.
+ASPECT_RANGE = (1.25, 1.9)
+#: A gap is lighter, by GAP_CONTRAST grey levels, than the darkest pixel within GAP_REACH of a
+#: boulder's height on both sides of it (the gap and an outline are narrower than that).
+GAP_REACH = 0.07
+GAP_CONTRAST = 15.0
+#: Gaps weaker than this share of the strongest are not fitted.
+STRONG_GAP = 0.6
+
+# -- the cells
+#: Every cell is resampled to this size (near the sprite's 69 x 45).
+CELL_WIDTH, CELL_HEIGHT = 72, 48
+#: Share of the cell (each side) left out of the central colour patch.
+PATCH_MARGIN = 0.25
+#: The icon picture (columns x rows) a template holds. It is taken ICON_INSET (rows, columns)
+#: inside the cell, one picture pixel wider all round, so an icon can be matched one pixel off.
+ICON_WIDTH, ICON_HEIGHT = 24, 16
+ICON_INSET = (4, 6)
+SHIFTS = tuple((dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1))
+
+# -- the classes
+#: The outline's grey counts in a colour's distance past this slack, with this weight.
+DARK_SLACK, DARK_WEIGHT = 25.0, 0.15
+#: A boulder is washed (selected) when less than this share of its colour is left; the washed
+#: reading must still beat the plain one after this handicap (Lab units).
+WASHED_BELOW = 0.8
+WASH_PENALTY = 3.0
+#: Distances (Lab units) above which a cell matches no colour, or is no empty cell.
+FARTHEST_COLOUR = 26.0
+FARTHEST_EMPTY = 20.0
+#: A boulder's sides (all but the faintest) are darker than its centre by this (grey levels).
+RING_DARKER = 25.0
+#: An icon is found when its template is nearer (RMS Lab) than every plain stone's and nearer than
+#: FARTHEST_ICON. A cell without an outline (an Indestructible boulder is as dark as its outline)
+#: needs its icon STANDALONE_ICON times nearer than a plain stone.
+FARTHEST_ICON = 22.0
+STANDALONE_ICON = 0.6
+#: A cell that is neither a clear boulder nor clearly empty is at most this sure.
+ODD_CELL = 0.3
+#: Confidence scales: a colour margin (Lab units) and an icon log-ratio that make a cell 63 % sure.
+COLOUR_SURE = 6.0
+ICON_SURE = 0.25
+
+
+# -- the references -------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Rendering:
+    """One way the board is drawn: each colour's reference (median Lab of the central patch, grey
+    of the outline), the empty cell's, and which colours are inferred (never seen)."""
+
+    name: str
+    colours: tuple[str, ...]
+    lab: np.ndarray  # (colours, 3)
+    dark: np.ndarray  # (colours,)
+    empty_lab: np.ndarray  # (3,)
+    empty_dark: float
+    inferred: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Templates:
+    """Icon templates: their vectors (see :func:`icon_vectors`) and what each shows."""
+
+    vectors: np.ndarray  # (templates, ICON_HEIGHT * ICON_WIDTH * 3)
+    kinds: tuple[str, ...]  # a power-up's name, or "plain"
+    renderings: tuple[str, ...]
+    sources: tuple[str, ...]
+
+
+def _asset(name: str):
+    return resources.files("assets.vision.destructo").joinpath(name)
+
+
+@functools.lru_cache(maxsize=1)
+def renderings() -> tuple[Rendering, ...]:
+    """The colour references of each rendering (``assets/vision/destructo/references.json``)."""
+    data = json.loads(_asset("references.json").read_text())
+    found = []
+    for name, entry in data["renderings"].items():
+        colours = tuple(entry["colours"])
+        found.append(Rendering(
+            name, colours,
+            np.array([entry["colours"][c]["lab"] for c in colours], dtype=np.float32),
+            np.array([entry["colours"][c]["dark"] for c in colours], dtype=np.float32),
+            np.array(entry["empty"]["lab"], dtype=np.float32), float(entry["empty"]["dark"]),
+            tuple(c for c in colours if entry["colours"][c].get("inferred"))))
+    return tuple(found)
+
+
+@functools.lru_cache(maxsize=1)
+def templates() -> Templates:
+    """The icon templates (``templates.png``: one (ICON_WIDTH + 2) x (ICON_HEIGHT + 2) picture each,
+    side by side, described in ``templates.json``)."""
+    index = json.loads(_asset("templates.json").read_text())
+    sheet = cv2.imdecode(np.frombuffer(_asset("templates.png").read_bytes(), np.uint8), cv2.IMREAD_COLOR)
+    width = ICON_WIDTH + 2
+    pictures = np.stack([soften(sheet[:, i * width:(i + 1) * width]) for i in range(len(index))])
+    return Templates(icon_vectors(pictures)[0], tuple(t["kind"] for t in index),
+                     tuple(t["rendering"] for t in index), tuple(t["source"] for t in index))
+
+
+# -- the lattice ----------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Lattice:
+    """Cell boundaries at ``left + k * pitch_x`` and ``top + k * pitch_y`` (image pixels), for
+    ``columns`` x ``rows`` whole cells from there."""
+
+    left: float
+    top: float
+    pitch_x: float
+    pitch_y: float
+    columns: int
+    rows: int
+
+
+def _edge_profile(grey: np.ndarray, axis: int) -> np.ndarray:
+    """The mean gradient across each column (axis 1: vertical edges) or row (axis 0)."""
+    if axis == 1:
+        return np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)).mean(axis=0)
+    return np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)).mean(axis=1)
+
+
+def _gap_profile(grey: np.ndarray, axis: int, reach: int) -> np.ndarray:
+    """How much each column (axis 1) or row (axis 0) looks like a gap: the share of its length
+    lighter than the darkest pixel within ``reach`` on both sides (the boulders' outlines). A gap
+    runs the whole board; a light line in a texture only crosses the boulders of one colour."""
+    lines = grey if axis == 1 else np.ascontiguousarray(grey.T)
+    before = np.ones((1, reach + 1), np.uint8)
+    before[0, reach] = 0
+    after = np.ones((1, reach + 1), np.uint8)
+    after[0, 0] = 0
+    darkest_before = cv2.erode(lines, before, anchor=(reach, 0), borderType=cv2.BORDER_REPLICATE)
+    darkest_after = cv2.erode(lines, after, anchor=(0, 0), borderType=cv2.BORDER_REPLICATE)
+    ridge = np.minimum(lines - darkest_before, lines - darkest_after)
+    return (ridge > GAP_CONTRAST).mean(axis=0)
+
+
+def _autocorrelation(profile: np.ndarray) -> np.ndarray:
+    """The profile's normalised autocorrelation (each lag averaged over its overlap)."""
+    centred = profile - profile.mean()
+    n = len(centred)
+    spectrum = np.fft.rfft(centred, 2 * n)
+    correlation = np.fft.irfft(spectrum * np.conj(spectrum))[:n] / np.arange(n, 0, -1)
+    return correlation / correlation[0] if correlation[0] > 0 else correlation * 0
+
+
+def _period(profile: np.ndarray) -> int | None:
+    """The profile's period in whole pixels: the shortest autocorrelation peak whose first few
+    multiples are peaks too (a texture inside a boulder repeats at the pitch, never at half of it;
+    the board may fill only part of the image, so only as many multiples as a small board spans).
+    None when nothing repeats."""
+    n = len(profile)
+    correlation = _autocorrelation(profile)
+    scores = {}
+    for lag in range(SHORTEST_PITCH, int(n / 2.4) + 1):
+        if correlation[lag] < correlation[lag - 1] or correlation[lag] < correlation[lag + 1]:
+            continue
+        multiples = []
+        for k in range(1, min(COMB_MULTIPLES, int(0.75 * n / lag)) + 1):
+            low, high = int(k * (lag - 0.5)) - 1, int(np.ceil(k * (lag + 0.5))) + 1  # the k-th peak is there
+            multiples.append(correlation[low:min(high, n - 1) + 1].max())
+        scores[lag] = float(np.mean(multiples))
+    if not scores or max(scores.values()) < REPEATS_ENOUGH:
+        return None
+    best = max(scores.values())
+    return min(lag for lag, score in scores.items() if score >= 0.8 * best)
+
+
+def _boundaries(profile: np.ndarray, period: int) -> tuple[float, float]:
+    """The cell boundaries from a gap profile: from the strongest gap, step by the pitch to the
+    strongest gap near each next place (the pitch re-fitted as they come, so a whole-pixel
+    ``period`` does not drift), then a straight line through them. Returns (the first boundary,
+    in [0, pitch), the pitch)."""
+    n = len(profile)
+    strong = STRONG_GAP * float(profile.max())
+
+    def gap_near(position: float, pitch: float) -> float | None:
+        low, high = max(1, int(position - 0.2 * pitch)), min(n - 1, int(position + 0.2 * pitch) + 1)
+        if high - low < 2:
+            return None
+        top = low + int(np.argmax(profile[low:high]))
+        if profile[top] < strong:
+            return None
+        side = profile[top - 1:top + 2]
+        curvature = side[0] - 2 * side[1] + side[2]
+        return top + (0.5 * (side[0] - side[2]) / curvature if curvature < 0 else 0.0)
+
+    anchor = float(np.argmax(profile))
+    found = {0: anchor}
+    pitch = float(period)
+    for direction in (1, -1):
+        k = 0
+        while True:
+            k += direction
+            predicted = anchor + k * pitch
+            if not -0.5 * pitch < predicted < n + 0.5 * pitch:
+                break
+            position = gap_near(predicted, pitch)
+            if position is None:
+                continue
+            found[k] = position
+            fitted = _line(found)[0]
+            if 0.9 * period <= fitted <= 1.1 * period:
+                pitch = fitted
+    if len(found) >= 2:
+        pitch, anchor = _line(found)
+    return anchor % pitch, pitch
+
+
+def _line(points: dict[int, float]) -> tuple[float, float]:
+    """Least-squares slope and intercept of points {k: position} (plain arithmetic: a LAPACK call
+    per gap would cost more than the fit)."""
+    k = np.fromiter(points.keys(), float)
+    x = np.fromiter(points.values(), float)
+    spread = ((k - k.mean()) ** 2).sum()
+    slope = float(((k - k.mean()) * (x - x.mean())).sum() / spread) if spread else 0.0
+    return slope, float(x.mean() - slope * k.mean())
+
+
+def find_lattice(bgr: np.ndarray) -> Lattice:
+    """The boulder lattice of the image, covering every whole cell in it; NoBoardFound if none."""
+    height, width = bgr.shape[:2]
+    scale = min(1.0, WORK_SIDE / max(height, width))
+    work = cv2.resize(bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else bgr
+    grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    if min(grey.shape) < 3 * SHORTEST_PITCH:
+        raise NoBoardFound(f"the image ({width} x {height} px) is too small to hold a board")
+    if float(grey.std()) < 2.0:
+        raise NoBoardFound("the image is uniform: no boulders")
+    period_x, period_y = _period(_edge_profile(grey, 1)), _period(_edge_profile(grey, 0))
+    if period_x is None or period_y is None:
+        raise NoBoardFound("no repeating grid of boulders (the image does not repeat across or down)")
+    reach = max(2, round(GAP_REACH * period_y))
+    left, pitch_x = _boundaries(_gap_profile(grey, 1, reach), period_x)
+    top, pitch_y = _boundaries(_gap_profile(grey, 0, reach), period_y)
+    aspect = pitch_x / pitch_y
+    if not ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1]:
+        raise NoBoardFound(f"the repeating cells are {pitch_x / scale:.0f} x {pitch_y / scale:.0f} px (width over "
+                           f"height {aspect:.2f}); boulders are about 1.5 times as wide as tall")
+    left, top, pitch_x, pitch_y = left / scale, top / scale, pitch_x / scale, pitch_y / scale
+    slack_x, slack_y = 0.06 * pitch_x, 0.06 * pitch_y  # a cell may stick out of the image this much
+    first_x = left - np.floor((left + slack_x) / pitch_x) * pitch_x
+    first_y = top - np.floor((top + slack_y) / pitch_y) * pitch_y
+    columns = int(np.floor((width + slack_x - first_x) / pitch_x))
+    rows = int(np.floor((height + slack_y - first_y) / pitch_y))
+    if columns < 2 or rows < 2:
+        raise NoBoardFound("fewer than two whole cells across or down")
+    return Lattice(float(first_x), float(first_y), float(pitch_x), float(pitch_y), columns, rows)
+
+
+def canvas_of(bgr: np.ndarray, lattice: Lattice) -> np.ndarray:
+    """The lattice's cells resampled to CELL_WIDTH x CELL_HEIGHT each (past the image's edge the
+    border pixels repeat)."""
+    x0, y0 = lattice.left, lattice.top
+    x1, y1 = x0 + lattice.columns * lattice.pitch_x, y0 + lattice.rows * lattice.pitch_y
+    height, width = bgr.shape[:2]
+    pad = [max(0, -int(np.floor(y0))), max(0, int(np.ceil(y1)) - height), max(0, -int(np.floor(x0))),
+           max(0, int(np.ceil(x1)) - width)]
+    padded = cv2.copyMakeBorder(bgr, *pad, cv2.BORDER_REPLICATE) if any(pad) else bgr
+    region = padded[int(round(y0)) + pad[0]:int(round(y1)) + pad[0], int(round(x0)) + pad[2]:int(round(x1)) + pad[2]]
+    size = (lattice.columns * CELL_WIDTH, lattice.rows * CELL_HEIGHT)
+    shrinking = region.shape[1] > size[0]
+    return cv2.resize(region, size, interpolation=cv2.INTER_AREA if shrinking else cv2.INTER_LINEAR)
+
+
+# -- features of the cells ------------------------------------------------------------------------
+def to_lab(bgr: np.ndarray) -> np.ndarray:
+    """CIE Lab with L in 0..100 and a, b around 0 (OpenCV's 8-bit Lab rescaled)."""
+    return _lab_of_bytes(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB))
+
+
+def _lab_of_bytes(lab8: np.ndarray) -> np.ndarray:
+    lab = lab8.astype(np.float32)
+    lab[..., 0] *= 100 / 255
+    lab[..., 1:] -= 128
+    return lab
+
+
+def _cells(image: np.ndarray, rows: int, columns: int, ys: slice, xs: slice) -> np.ndarray:
+    """The same window (rows ``ys``, columns ``xs``) of every cell of a canvas, as (cells, pixels,
+    channels); only the windows are copied."""
+    channels = image.shape[2] if image.ndim == 3 else 1
+    view = image.reshape(rows, CELL_HEIGHT, columns, CELL_WIDTH, channels)[:, ys, :, xs]
+    return view.transpose(0, 2, 1, 3, 4).reshape(rows * columns, -1, channels)
+
+
+def icon_pictures(canvas: np.ndarray, soft: bool = True) -> np.ndarray:
+    """Each cell's inner picture (inside the outline) with one picture pixel to spare all round:
+    (cells, ICON_HEIGHT + 2, ICON_WIDTH + 2, 3) BGR, row-major; one resize for all of them;
+    ``soft``: softened (see :func:`soften`)."""
+    rows, columns = canvas.shape[0] // CELL_HEIGHT, canvas.shape[1] // CELL_WIDTH
+    dy, dx = ICON_INSET
+    inner = canvas.reshape(rows, CELL_HEIGHT, columns, CELL_WIDTH, 3)[:, dy:CELL_HEIGHT - dy, :, dx:CELL_WIDTH - dx]
+    inner = np.ascontiguousarray(inner).reshape(rows * (CELL_HEIGHT - 2 * dy), columns * (CELL_WIDTH - 2 * dx), 3)
+    height, width = ICON_HEIGHT + 2, ICON_WIDTH + 2
+    small = cv2.resize(inner, (columns * width, rows * height), interpolation=cv2.INTER_AREA)
+    if soft:
+        small = soften(small)
+    return small.reshape(rows, height, columns, width, 3).transpose(0, 2, 1, 3, 4).reshape(-1, height, width, 3)
+
+
+def soften(pictures: np.ndarray) -> np.ndarray:
+    """Icon pictures blurred by a pixel, so that a fraction of a pixel's misalignment is no
+    different icon (one picture, or pictures side by side)."""
+    return cv2.GaussianBlur(pictures, (3, 3), 0, borderType=cv2.BORDER_REFLECT)
+
+
+def icon_picture(cell_bgr: np.ndarray, soft: bool = True) -> np.ndarray:
+    """The inner picture of one CELL_WIDTH x CELL_HEIGHT cell (see :func:`icon_pictures`)."""
+    return icon_pictures(cell_bgr, soft)[0]
+
+
+def icon_vectors(pictures: np.ndarray, shifts: tuple[tuple[int, int], ...] = ((0, 0),)) -> np.ndarray:
+    """Icon pictures (softened) as vectors that ignore the carrier's colour: in Lab minus the
+    picture's median, the ICON_WIDTH x ICON_HEIGHT window moved by each of ``shifts``. Returns
+    (shifts, pictures, values), float32."""
+    count = len(pictures)
+    lab = to_lab(np.ascontiguousarray(pictures).reshape(count * (ICON_HEIGHT + 2), ICON_WIDTH + 2, 3))
+    lab = lab.reshape(count, ICON_HEIGHT + 2, ICON_WIDTH + 2, 3)
+    lab -= np.median(lab[:, ::2, ::2].reshape(count, -1, 3), axis=1)[:, None, None, :]
+    return np.stack([lab[:, 1 + dy:1 + dy + ICON_HEIGHT, 1 + dx:1 + dx + ICON_WIDTH].reshape(count, -1)
+                     for dy, dx in shifts])
+
+
+@dataclasses.dataclass(frozen=True)
+class CellFeatures:
+    """Per cell of a canvas (row-major): ``lab`` the median Lab of the centre; ``dark`` the grey
+    of its darkest pixels (the outline); ``ring`` how much darker than the centre its sides are
+    (all but the faintest: a boulder is outlined all round, a frame or a header darkens one
+    side); ``sides`` the median Lab of its two ends (a power-up's carrier shows there);
+    ``icons`` its icon picture."""
+
+    lab: np.ndarray
+    dark: np.ndarray
+    ring: np.ndarray
+    sides: np.ndarray
+    icons: np.ndarray
+
+
+def cell_features(canvas: np.ndarray) -> CellFeatures:
+    """The features of every CELL_WIDTH x CELL_HEIGHT cell of ``canvas`` (BGR)."""
+    rows, columns = canvas.shape[0] // CELL_HEIGHT, canvas.shape[1] // CELL_WIDTH
+    count = rows * columns
+    lab8 = cv2.cvtColor(canvas, cv2.COLOR_BGR2LAB)
+    grey = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
+
+    def window(image: np.ndarray, ys: slice, xs: slice) -> np.ndarray:
+        return _cells(image, rows, columns, ys, xs)
+
+    py, px = round(PATCH_MARGIN * CELL_HEIGHT), round(PATCH_MARGIN * CELL_WIDTH)
+    centre_y, centre_x = slice(py, CELL_HEIGHT - py), slice(px, CELL_WIDTH - px)
+    every_other_y, every_other_x = slice(py, CELL_HEIGHT - py, 2), slice(px, CELL_WIDTH - px, 2)  # enough for a median
+    median = _lab_of_bytes(np.median(window(lab8, every_other_y, every_other_x), axis=1))
+    centre_grey = np.median(window(grey, every_other_y, every_other_x)[..., 0], axis=1)
+    inner = window(grey, slice(1, CELL_HEIGHT - 1), slice(1, CELL_WIDTH - 1))[..., 0]
+    darkest = max(1, int(0.03 * inner.shape[1]))
+    dark = np.partition(inner, darkest, axis=1)[:, darkest].astype(np.float32)
+    band_y, band_x = round(0.14 * CELL_HEIGHT), round(0.12 * CELL_WIDTH)
+    bands = [  # per cell and place along a side, the darkest pixel across the side's band
+        window(grey, slice(1, 1 + band_y), centre_x)[..., 0].reshape(count, band_y, -1).min(axis=1),
+        window(grey, slice(CELL_HEIGHT - 1 - band_y, CELL_HEIGHT - 1), centre_x)[..., 0].reshape(
+            count, band_y, -1).min(axis=1),
+        window(grey, centre_y, slice(1, 1 + band_x))[..., 0].reshape(count, -1, band_x).min(axis=2),
+        window(grey, centre_y, slice(CELL_WIDTH - 1 - band_x, CELL_WIDTH - 1))[..., 0].reshape(
+            count, -1, band_x).min(axis=2),
+    ]
+    sides_darkness = np.sort([np.percentile(band, 40, axis=1) for band in bands], axis=0)
+    ring = (centre_grey - sides_darkness[2]).astype(np.float32)
+    y0, y1 = round(0.25 * CELL_HEIGHT), round(0.75 * CELL_HEIGHT)
+    x0, x1 = round(0.1 * CELL_WIDTH), round(0.2 * CELL_WIDTH)
+    ends = np.concatenate([window(lab8, slice(y0, y1), slice(x0, x1)),
+                           window(lab8, slice(y0, y1), slice(CELL_WIDTH - x1, CELL_WIDTH - x0))], axis=1)
+    return CellFeatures(median, dark, ring, _lab_of_bytes(np.median(ends, axis=1)), icon_pictures(canvas))
+
+
+# -- matching -------------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class ColourMatch:
+    """Cells against one rendering's colours: ``distance`` (cells, colours), the better of the
+    plain and the washed reading; ``washed`` which one it was; ``share`` how much of the colour
+    the washed reading keeps; ``empty`` each cell's distance to the empty cell."""
+
+    rendering: Rendering
+    distance: np.ndarray
+    washed: np.ndarray
+    share: np.ndarray
+    empty: np.ndarray
+
+
+def _bgr_of_lab(lab: np.ndarray) -> np.ndarray:
+    """Lab (L 0..100) to BGR in 0..1, any leading shape."""
+    flat = np.ascontiguousarray(lab.reshape(1, -1, 3), dtype=np.float32)
+    return cv2.cvtColor(flat, cv2.COLOR_LAB2BGR).reshape(lab.shape)
+
+
+def _lab_of_bgr(bgr: np.ndarray) -> np.ndarray:
+    flat = np.ascontiguousarray(bgr.reshape(1, -1, 3), dtype=np.float32)
+    return cv2.cvtColor(flat, cv2.COLOR_BGR2LAB).reshape(bgr.shape)
+
+
+def match_colours(lab: np.ndarray, dark: np.ndarray, rendering: Rendering, outlined: np.ndarray) -> ColourMatch:
+    """Distances of cells (median Lab, outline grey) to the rendering's colours, plain or washed
+    towards white as the selected group is: how washed, the outline tells (its grey against the
+    colour's own outline). Only ``outlined`` cells can be washed boulders."""
+    plain = np.linalg.norm(lab[:, None, :] - rendering.lab[None, :, :], axis=2)
+    plain += DARK_WEIGHT * np.clip(np.abs(dark[:, None] - rendering.dark[None, :]) - DARK_SLACK, 0, None)
+    share = np.clip((255 - dark[:, None]) / (255 - rendering.dark[None, :]), 0.2, 1.0)
+    washed_bgr = share[..., None] * _bgr_of_lab(rendering.lab)[None] + (1 - share[..., None])
+    washed = np.linalg.norm(lab[:, None, :] - _lab_of_bgr(washed_bgr), axis=2) + WASH_PENALTY
+    washed[(share >= WASHED_BELOW) | ~outlined[:, None]] = np.inf
+    is_washed = washed < plain
+    empty = np.linalg.norm(lab - rendering.empty_lab[None, :], axis=1)
+    empty += DARK_WEIGHT * np.clip(np.abs(dark - rendering.empty_dark) - DARK_SLACK, 0, None)
+    return ColourMatch(rendering, np.where(is_washed, washed, plain), is_washed, share, empty)
+
+
+@dataclasses.dataclass(frozen=True)
+class IconMatch:
+    """Per cell: the nearest power-up template's kind and distance, the nearest plain stone's
+    distance, and whether the icon wins."""
+
+    kind: list[str]
+    icon: np.ndarray
+    plain: np.ndarray
+    found: np.ndarray
+
+
+def match_icons(pictures: np.ndarray, contrast: np.ndarray | None = None) -> IconMatch:
+    """Icon pictures against the templates (RMS Lab, the best of the one-pixel shifts). A washed
+    cell's picture is divided by its ``contrast`` (the share of its colour left) first."""
+    found = templates()
+    template_norms = (found.vectors ** 2).sum(1)[None, :]
+    shifted = icon_vectors(pictures, SHIFTS)
+    if contrast is not None:
+        shifted /= contrast.astype(np.float32)[None, :, None]
+    shifts, count, size = shifted.shape
+    flat = shifted.reshape(shifts * count, size)
+    squared = (flat ** 2).sum(1)[:, None] + template_norms - 2 * (flat @ found.vectors.T)  # one product: fast
+    distance = np.sqrt(np.clip(squared.reshape(shifts, count, -1).min(axis=0), 0, None) / size)
+    kinds = np.array(found.kinds)
+    is_plain = kinds == "plain"
+    plain = distance[:, is_plain].min(axis=1)
+    icons = distance[:, ~is_plain]
+    nearest = icons.argmin(axis=1)
+    icon = icons[np.arange(len(pictures)), nearest]
+    return IconMatch([str(kind) for kind in kinds[~is_plain][nearest]], icon, plain,
+                     (icon < FARTHEST_ICON) & (icon < plain))
+
+
+def _margin_confidence(best, second, scale: float):
+    """The margin between the best and the second-best class as a confidence in 0..1."""
+    return 1 - np.exp(-np.clip(second - best, 0, None) / scale)
+
+
+def _fit_confidence(best, farthest: float):
+    """1 for a close match, falling to 0 at ``farthest``."""
+    return np.clip((farthest - best) / (0.6 * farthest), 0, 1)
+
+
+# -- the board ------------------------------------------------------------------------------------
+def board_region(boulder: np.ndarray, board_like: np.ndarray) -> tuple[int, int, int, int] | None:
+    """(top, left, bottom, right), inclusive, of the boulders among the lattice's cells: the
+    largest 4-connected block of boulders, joined by blocks that stand on its bottom row with only
+    ``board_like`` cells (empty ground, a faint icon) between (a column emptied to the floor).
+    None without a block of two boulders. (Wholly empty top rows and edge columns: see
+    :func:`completed`.)"""
+    count, _, stats, _ = cv2.connectedComponentsWithStats(boulder.astype(np.uint8), connectivity=4)
+    if count < 2:
+        return None
+    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    if stats[largest, cv2.CC_STAT_AREA] < 2:
+        return None
+
+    def box(index: int) -> tuple[int, int, int, int]:
+        x, y, w, h = (int(stats[index, key]) for key in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH,
+                                                         cv2.CC_STAT_HEIGHT))
+        return y, x, y + h - 1, x + w - 1
+
+    board_like = board_like | boulder
+    top, left, bottom, right = box(largest)
+    for other in range(1, count):
+        other_top, other_left, other_bottom, other_right = box(other)
+        if other == largest or other_bottom != bottom:
+            continue
+        joined_top, joined_left, joined_right = min(top, other_top), min(left, other_left), max(right, other_right)
+        if np.all(board_like[joined_top:bottom + 1, joined_left:joined_right + 1]):
+            top, left, right = joined_top, joined_left, joined_right
+    return top, left, bottom, right
+
+
+def completed(board_like: np.ndarray, region: tuple[int, int, int, int], colours: set[str]
+              ) -> tuple[tuple[int, int, int, int], int | None]:
+    """Wholly empty top rows and edge columns cannot be told from the page around the board: the
+    boulders' ``region`` grown to the size (rows x columns) of the lowest level whose palette holds
+    the ``colours`` read and whose board holds the region, when the cells that adds are
+    ``board_like`` (the ground) and the missing columns fit on one side only. Returns the region
+    and the level whose size it took (None: left as it was)."""
+    top, left, bottom, right = region
+    seen_rows, seen_columns = bottom - top + 1, right - left + 1
+    for number, level in enumerate(LEVEL_TABLE, start=1):
+        if colours <= set(level.palette) and level.rows >= seen_rows and level.columns >= seen_columns:
+            break
+    else:
+        return region, None
+    if (level.rows, level.columns) == (seen_rows, seen_columns) or bottom - level.rows + 1 < 0:
+        return region, None
+    new_top = bottom - level.rows + 1
+    placements = [start for start in range(left - (level.columns - seen_columns), left + 1)
+                  if start >= 0 and start + level.columns <= board_like.shape[1]
+                  and np.all(board_like[new_top:bottom + 1, start:start + level.columns])]
+    if len(placements) != 1:
+        return region, None
+    return (new_top, placements[0], bottom, placements[0] + level.columns - 1), number
+
+
+def cell_name(boulder: Boulder | None) -> str | None:
+    """A cell as ``Reading.cells`` gives it: a colour's name, a colourless power-up's name, the
+    carrier's colour and the power-up (``"blue fill"``), or None for an empty cell."""
+    if boulder is None:
+        return None
+    if boulder.power is None:
+        return boulder.colour
+    if boulder.colour is None:
+        return boulder.power
+    return f"{boulder.colour} {boulder.power}"
+
+
+def lowest_level(colours: set[str]) -> int:
+    """The lowest level whose palette holds every colour of ``colours`` (a board does not show its
+    level)."""
+    for number, level in enumerate(LEVEL_TABLE, start=1):
+        if colours <= set(level.palette):
+            return number
+    return len(LEVEL_TABLE)
+
+
+def _selection_note(board: tuple, selected: list[tuple[int, int]]) -> str | None:
+    """Why the pale cells are not the one group a first click selects (None when they are)."""
+    if selected and set(group_at(board, *selected[0])) != set(selected):
+        return "the pale cells are not one group of one colour"
+    return None
+
+
+def follow_previous(previous: Any, board: tuple, confidence: np.ndarray) -> tuple[Any, tuple, str]:
+    """What ``previous`` (the state before) says about the board read: the previous position
+    itself (a group only selected) or the one a click leads to, if its board agrees with every sure
+    cell (the doubtful ones take its boulders); else only its level, score and banked items.
+    Returns (the engine state or those fields, the board, what was found)."""
+    game = GAMES[GAME]
+    candidates = []
+    previous_board = getattr(previous, "board", ())
+    if previous_board and len(previous_board) == len(board) and len(previous_board[0]) == len(board[0]) \
+            and previous.due is None and not previous.finished:
+        candidates.append(("the previous position (no click yet)", previous))
+        for move in game.legal_moves(previous):
+            if hasattr(move, "row"):
+                after = game.play(previous, move).state
+                if after.board and len(after.board) == len(board):
+                    candidates.append((f"one click from the previous position ({game.move_text(move)})", after))
+    sure = confidence >= DOUBTFUL_BELOW
+    best = None
+    for label, state in candidates:
+        differing = [(r, c) for r, row in enumerate(board) for c, cell in enumerate(row) if state.board[r][c] != cell]
+        if not any(sure[cell] for cell in differing) and (best is None or len(differing) < best[0]):
+            best = (len(differing), label, state)
+    if best is not None:
+        settled, label, state = best
+        return state, state.board, label + (f"; it settles {settled} doubtful cell(s)" if settled else "")
+    fields = {"level": getattr(previous, "level", 1), "score": getattr(previous, "score", 0),
+              "shuffles": getattr(previous, "shuffles", 0), "undos": getattr(previous, "undos", 0)}
+    return fields, board, "no board one click from the previous position fits; its level, score and banked items kept"
+
+
+@dataclasses.dataclass(frozen=True)
+class _Cells:
+    """What every lattice cell was found to be (flat arrays over the lattice, row-major)."""
+
+    rendering: Rendering
+    boulder: np.ndarray  # a boulder (colour or icon) is there
+    empty: np.ndarray
+    emptier: np.ndarray  # nearer the empty cell than any colour (for the cells that are neither)
+    colour: np.ndarray  # index into rendering.colours
+    colour_sure: np.ndarray
+    empty_sure: np.ndarray
+    washed: np.ndarray
+    icons: IconMatch
+    carrier: np.ndarray  # index into rendering.colours, of the cell's ends
+    carrier_sure: np.ndarray
+
+
+def _classify(features: CellFeatures, shape: tuple[int, int], rendering: str | None = None,
+              icons_everywhere: bool = False) -> _Cells:
+    """Colour, emptiness, washing and icon of every cell of a ``shape`` (rows, columns) lattice,
+    with the named rendering or the one that explains the cells best. Icons are matched only
+    around the outlined cells of the palette's colours (the board), for speed, unless
+    ``icons_everywhere``."""
+    outlined = features.ring > RING_DARKER
+
+    def unexplained(match: ColourMatch) -> float:
+        return float(np.minimum(np.minimum(match.distance.min(axis=1), match.empty), FARTHEST_COLOUR).sum())
+
+    candidates = [r for r in renderings() if rendering in (None, r.name)]
+    match = min((match_colours(features.lab, features.dark, r, outlined) for r in candidates), key=unexplained)
+    everywhere = np.arange(len(features.lab))
+    order = np.argsort(match.distance, axis=1)
+    best, second = match.distance[everywhere, order[:, 0]], match.distance[everywhere, order[:, 1]]
+    washed = match.washed[everywhere, order[:, 0]]
+    coloured = (outlined & (best < FARTHEST_COLOUR)).reshape(shape)
+    near_board = np.zeros(shape, bool)
+    if coloured.any():
+        rows, columns = np.nonzero(coloured)
+        near_board[max(0, rows.min() - 1):rows.max() + 2, max(0, columns.min() - 1):columns.max() + 2] = True
+    near_board = near_board.ravel() | icons_everywhere
+    icons = IconMatch(["plain"] * len(everywhere), np.full(len(everywhere), np.inf), np.zeros(len(everywhere)),
+                      np.zeros(len(everywhere), bool))
+    if near_board.any():
+        contrast = np.where(washed, match.share[everywhere, order[:, 0]], 1.0)[near_board]
+        matched = match_icons(features.icons[near_board], contrast)
+        kinds = np.array(icons.kind, dtype=object)
+        kinds[near_board] = matched.kind
+        icons.icon[near_board], icons.plain[near_board], icons.found[near_board] = matched.icon, matched.plain, \
+            matched.found
+        icons = dataclasses.replace(icons, kind=list(kinds))
+    boulder = (outlined & ((best < FARTHEST_COLOUR) | icons.found)) | (
+        icons.found & (icons.icon < STANDALONE_ICON * icons.plain))
+    empty = ~boulder & (match.empty < FARTHEST_EMPTY)
+    carriers = match_colours(features.sides, features.dark, match.rendering, outlined)
+    carrier_order = np.argsort(carriers.distance, axis=1)
+    carrier_best = carriers.distance[everywhere, carrier_order[:, 0]]
+    return _Cells(
+        match.rendering, boulder, empty, match.empty < best, order[:, 0],
+        _margin_confidence(best, second, COLOUR_SURE) * _fit_confidence(best, FARTHEST_COLOUR),
+        _margin_confidence(match.empty, np.minimum(best, FARTHEST_COLOUR), COLOUR_SURE)
+        * _fit_confidence(match.empty, FARTHEST_EMPTY),
+        washed, icons, carrier_order[:, 0],
+        _margin_confidence(carrier_best, carriers.distance[everywhere, carrier_order[:, 1]], COLOUR_SURE)
+        * _fit_confidence(carrier_best, 1.5 * FARTHEST_COLOUR))
+
+
+def _boulder_at(cells: _Cells, index: int) -> tuple[Boulder | None, float]:
+    """The boulder (or None) of one lattice cell of the board and how sure that is. A cell that
+    looks neither like a boulder nor like the ground gets its nearer guess, as doubtful."""
+    icons = cells.icons
+    if not cells.boulder[index] and (cells.empty[index] or (cells.emptier[index] and not icons.found[index])):
+        return None, float(cells.empty_sure[index] if cells.empty[index] else min(cells.empty_sure[index], ODD_CELL))
+    ratio = max(float(icons.plain[index]), 1e-6) / max(float(icons.icon[index]), 1e-6)
+    sure = 1 - np.exp(-abs(np.log(ratio)) / ICON_SURE)
+    if not cells.boulder[index]:
+        sure = min(sure, ODD_CELL)
+    colours = cells.rendering.colours
+    power = icons.kind[index] if icons.found[index] else None
+    if power is None:
+        return Boulder(colours[cells.colour[index]]), float(min(cells.colour_sure[index], sure))
+    if power in COLOURLESS:
+        return Boulder(None, power), float(sure)
+    return Boulder(colours[cells.carrier[index]], power), float(min(cells.carrier_sure[index], sure))
+
+
+def _settle_gravity(board: list[list[Boulder | None]], confidence: np.ndarray, guesses: list[list[Boulder]]) -> None:
+    """An empty cell under a boulder is a misread (boulders fall): it takes its best boulder
+    guess, as doubtful."""
+    for c in range(len(board[0])):
+        top = next((r for r in range(len(board)) if board[r][c] is not None), len(board))
+        for r in range(top, len(board)):
+            if board[r][c] is None:
+                board[r][c] = guesses[r][c]
+                confidence[r, c] = min(confidence[r, c], ODD_CELL)
+
+
+def read(image: np.ndarray, previous: Any = None) -> Reading:
+    """Read a Destruct-o-Match board from a BGR (or grey, or BGRA) screenshot; see the module's
+    docstring. ``previous``, the state before, if known. Raises NoBoardFound."""
+    started = time.perf_counter()
+    bgr = as_bgr(image)
+    lattice = find_lattice(bgr)
+    cells = _classify(cell_features(canvas_of(bgr, lattice)), (lattice.rows, lattice.columns))
+    shape = (lattice.rows, lattice.columns)
+    board_like = (cells.boulder | cells.empty | cells.icons.found).reshape(shape)
+    region = board_region(cells.boulder.reshape(shape), board_like)
+    if region is None:
+        raise NoBoardFound("no block of boulders: the repeating cells do not look like Destruct-o-Match boulders")
+    top, left, bottom, right = region
+    seen = {boulder.colour for r in range(top, bottom + 1) for c in range(left, right + 1)
+            for boulder in [_boulder_at(cells, r * lattice.columns + c)[0]] if boulder is not None and boulder.colour}
+    (top, left, bottom, right), grown_to = completed(board_like, region, seen)
+    rows, columns = bottom - top + 1, right - left + 1
+
+    cells_of_board = [[(top + r) * lattice.columns + left + c for c in range(columns)] for r in range(rows)]
+    confidence = np.zeros((rows, columns))
+    rows_read = []
+    for r, row in enumerate(cells_of_board):
+        rows_read.append([])
+        for c, index in enumerate(row):
+            boulder, confidence[r, c] = _boulder_at(cells, index)
+            rows_read[-1].append(boulder)
+    if any(rows_read[r][c] is None and r and any(rows_read[above][c] is not None for above in range(r))
+           for r in range(rows) for c in range(columns)):
+        guesses = [[_boulder_at(dataclasses.replace(cells, boulder=np.ones_like(cells.boulder)), index)[0]
+                    for index in row] for row in cells_of_board]
+        _settle_gravity(rows_read, confidence, guesses)
+    board = tuple(tuple(row) for row in rows_read)
+    selected = [(r, c) for r, row in enumerate(cells_of_board) for c, index in enumerate(row)
+                if board[r][c] is not None and cells.washed[index]]
+
+    colours = {b.colour for row in board for b in row if b is not None and b.colour is not None}
+    diagnostics: dict[str, Any] = {
+        "rendering": cells.rendering.name,
+        "rows": rows, "columns": columns,
+        "cell_px": {"left": round(lattice.left + left * lattice.pitch_x, 1),
+                    "top": round(lattice.top + top * lattice.pitch_y, 1),
+                    "pitch_x": round(lattice.pitch_x, 2), "pitch_y": round(lattice.pitch_y, 2)},
+        "selected": [[r, c] for r, c in selected],
+        "power_ups": [{"cell": [r, c], "power": b.power, "carrier": b.colour} for r, row in enumerate(board)
+                      for c, b in enumerate(row) if b is not None and b.power is not None],
+    }
+    if grown_to is not None:
+        diagnostics["grown"] = (f"{rows} x {columns}, level {grown_to}'s size: its top rows or edge columns show "
+                                "the ground only")
+    note = _selection_note(board, selected)
+    if note:
+        diagnostics["selected_note"] = note
+    inferred = sorted(colours & set(cells.rendering.inferred))
+    if inferred:
+        diagnostics["inferred_colours"] = inferred  # never seen in the real game: their look is a guess
+    if previous is not None:
+        found, board, diagnostics["previous"] = follow_previous(previous, board, confidence)
+        fields = found if isinstance(found, dict) else {
+            "level": found.level, "score": found.score, "shuffles": found.shuffles, "undos": found.undos}
+        diagnostics["level"] = f"{fields['level']}, the previous position's"
+    else:
+        fields = {"level": lowest_level(colours), "score": 0, "shuffles": 0, "undos": 0}
+        diagnostics["level"] = (f"{fields['level']}: the lowest level whose palette holds the {len(colours)} "
+                                "colour(s) read (a board does not show its level)")
+    header = " · ".join(f"{name} {fields[key]}" for name, key in (("level", "level"), ("score", "score"),
+                                                                  ("shuffle", "shuffles"), ("undo", "undos")))
+    try:
+        state = GAMES[GAME].parse_board(header + "\n" + board_text(board))
+    except NotationError as error:
+        raise NoBoardFound(f"the boulders read are no position: {error}") from None
+    diagnostics["ms"] = round((time.perf_counter() - started) * 1000, 1)
+    return Reading(GAME, state, [[cell_name(cell) for cell in row] for row in board], confidence, diagnostics)
+
+
+def read_boulder(image: np.ndarray, rendering: str = "game") -> tuple[Boulder, float]:
+    """One boulder shown alone (a sprite, a cut-out cell), drawn as ``rendering`` ("game" or
+    "kibitz") draws it: its colour, or its power-up and carrier, and how sure that is. The image is
+    taken as one cell (its outline at the edges)."""
+    cell = cv2.resize(as_bgr(image), (CELL_WIDTH, CELL_HEIGHT), interpolation=cv2.INTER_AREA)
+    features = cell_features(cell)
+    features = dataclasses.replace(features, ring=np.full(1, 2 * RING_DARKER, np.float32))  # its own cell
+    cells = _classify(features, (1, 1), rendering, icons_everywhere=True)
+    boulder, sure = _boulder_at(dataclasses.replace(cells, boulder=np.ones(1, bool)), 0)
+    return boulder, sure
