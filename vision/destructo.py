@@ -37,6 +37,9 @@ palette holds every colour read; with ``previous`` its level, score and banked i
 a board one click (or none) away from it that agrees with every sure cell settles the doubtful
 ones (and gives the click's points).
 
+When the end-of-game panel ("Your Score" over a number) hides the board, NoBoardFound says so and
+carries the final score it shows (:func:`read_end_score`).
+
 ``Reading.cells`` are rows of colour names, power-up names (``explode``, ``wild``, ``morph``,
 ``indestructible``), ``"<carrier> <power-up>"`` for carried ones (``"blue fill"``) and None for
 empty cells. ``diagnostics["selected"]`` lists the pale cells as [row, column].
@@ -743,9 +746,22 @@ def _settle_gravity(board: list[list[Boulder | None]], confidence: np.ndarray, g
 
 def read(image: np.ndarray, previous: Any = None) -> Reading:
     """Read a Destruct-o-Match board from a BGR (or grey, or BGRA) screenshot; see the module's
-    docstring. ``previous``, the state before, if known. Raises NoBoardFound."""
+    docstring. ``previous``, the state before, if known. Raises NoBoardFound; when the end-of-game
+    panel hides the board, its ``diagnostics["end_panel"]`` holds the final score read."""
+    try:
+        return _read_board(as_bgr(image), previous)
+    except NoBoardFound as error:
+        panel = read_end_score(image)
+        if panel is None:
+            raise
+        score, sure = panel
+        raise NoBoardFound(f"the end-of-game panel covers the board: Your Score {score}",
+                           {"end_panel": {"score": score, "confidence": round(sure, 3)},
+                            "board": error.reason}) from None
+
+
+def _read_board(bgr: np.ndarray, previous: Any) -> Reading:
     started = time.perf_counter()
-    bgr = as_bgr(image)
     lattice = find_lattice(bgr)
     cells = _classify(cell_features(canvas_of(bgr, lattice)), (lattice.rows, lattice.columns))
     shape = (lattice.rows, lattice.columns)
@@ -825,3 +841,145 @@ def read_boulder(image: np.ndarray, rendering: str = "game") -> tuple[Boulder, f
     cells = _classify(features, (1, 1), rendering, icons_everywhere=True)
     boulder, sure = _boulder_at(dataclasses.replace(cells, boulder=np.ones(1, bool)), 0)
     return boulder, sure
+
+
+# -- the end-of-game panel ------------------------------------------------------------------------
+#: A digit glyph is its ink scaled to DIGIT_HEIGHT rows, centred in DIGIT_WIDTH columns.
+DIGIT_WIDTH, DIGIT_HEIGHT = 32, 24
+#: Text is darker than the panel around it by this many grey levels.
+INK_CONTRAST = 18
+#: A digit correlates with its template at least this much; a margin over the next digit of
+#: DIGIT_SURE makes it 63 % sure.
+DIGIT_LEAST = 0.55
+DIGIT_SURE = 0.08
+#: The panel is looked for with the image's longer side at this many pixels; around its text the
+#: grey varies less than PANEL_PLAIN.
+PANEL_SIDE = 800
+PANEL_PLAIN = 14.0
+
+
+def digit_glyph(ink: np.ndarray) -> np.ndarray:
+    """A digit's ink (a boolean or 0..1 mask, any size) cropped to its box, scaled to DIGIT_HEIGHT
+    rows (its proportions kept) and centred, softened: what digit templates hold too."""
+    ys, xs = np.nonzero(ink)
+    if len(ys) == 0:
+        return np.zeros((DIGIT_HEIGHT, DIGIT_WIDTH), np.float32)
+    crop = ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.float32)
+    height, width = crop.shape
+    scaled_width = min(DIGIT_WIDTH, max(1, round(width * DIGIT_HEIGHT / height)))
+    scaled = cv2.resize(crop, (scaled_width, DIGIT_HEIGHT), interpolation=cv2.INTER_AREA)
+    glyph = np.zeros((DIGIT_HEIGHT, DIGIT_WIDTH), np.float32)
+    start = (DIGIT_WIDTH - scaled_width) // 2
+    glyph[:, start:start + scaled_width] = scaled
+    return cv2.GaussianBlur(glyph, (3, 3), 0)
+
+
+@functools.lru_cache(maxsize=1)
+def digit_templates() -> np.ndarray:
+    """(10, DIGIT_HEIGHT, DIGIT_WIDTH) glyphs of 0..9 (``assets/vision/destructo/digits.png``)."""
+    sheet = cv2.imdecode(np.frombuffer(_asset("digits.png").read_bytes(), np.uint8), cv2.IMREAD_GRAYSCALE)
+    return np.stack([sheet[:, d * DIGIT_WIDTH:(d + 1) * DIGIT_WIDTH] for d in range(10)]).astype(np.float32) / 255
+
+
+def _text_pieces(grey: np.ndarray) -> tuple[list[tuple[int, int, int, int]], np.ndarray]:
+    """Boxes (x, y, width, height) of dark text pieces on a lighter panel, letter-sized, and the
+    ink mask they come from."""
+    height = grey.shape[0]
+    background = cv2.medianBlur(grey, int(0.06 * height) | 1)
+    ink = ((background.astype(np.int16) - grey.astype(np.int16)) > INK_CONTRAST).astype(np.uint8)
+    ink = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    _, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    width = grey.shape[1]
+    return [tuple(int(v) for v in box[:4]) for box in stats[1:]
+            if 0.03 * height <= box[3] <= 0.15 * height and box[2] <= 3 * box[3] and box[4] >= 0.1 * box[2] * box[3]
+            and box[0] > 0 and box[1] > 0 and box[0] + box[2] < width and box[1] + box[3] < height], ink
+
+
+def read_end_score(image: np.ndarray) -> tuple[int, float] | None:
+    """The final score on the end-of-game panel ("Your Score" over a number, spec 5): the number
+    and how sure it is (the least sure digit), or None when no such panel shows. Digits are
+    matched to DejaVu Sans glyphs (the panel's own typeface is not available; its eight digits in
+    the shared panels read right)."""
+    grey = cv2.cvtColor(as_bgr(image), cv2.COLOR_BGR2GRAY)
+    if min(grey.shape) < 60:
+        return None
+    scale = PANEL_SIDE / max(grey.shape)  # thin strokes stay whole when a small image is enlarged
+    grey = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+    pieces, ink = _text_pieces(grey)
+    lines: list[list[tuple[int, int, int, int]]] = []
+    for piece in sorted(pieces, key=lambda box: box[1] + box[3] / 2):
+        centre = piece[1] + piece[3] / 2
+        if lines and abs(centre - np.mean([b[1] + b[3] / 2 for b in lines[-1]])) < 0.35 * piece[3]:
+            lines[-1].append(piece)
+        else:
+            lines.append([piece])
+    for index, words in enumerate(lines):
+        if len(words) < 3:
+            continue
+        words_bottom = max(b[1] + b[3] for b in words)
+        capitals = max(b[3] for b in words)
+        words_left, words_right = min(b[0] for b in words), max(b[0] + b[2] for b in words)
+        for number in lines[index + 1:]:
+            centre = np.mean([b[0] + b[2] / 2 for b in number])
+            if (words_bottom <= min(b[1] for b in number) <= words_bottom + 1.5 * capitals
+                    and words_left < centre < words_right
+                    and float(np.median([b[3] for b in number])) >= 0.7 * capitals
+                    and _on_plain_panel(grey, ink, words + number)):
+                found = _read_digits(ink, _joined(sorted(number)))
+                if found is not None:
+                    return found
+    return None
+
+
+def _joined(pieces: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Pieces sorted left to right, those that overlap across (parts of one glyph) made one."""
+    joined: list[tuple[int, int, int, int]] = []
+    for x, y, width, height in pieces:
+        if joined and x < joined[-1][0] + joined[-1][2] - 0.3 * min(width, joined[-1][2]):
+            last_x, last_y, last_width, last_height = joined[-1]
+            right, bottom = max(last_x + last_width, x + width), max(last_y + last_height, y + height)
+            top = min(last_y, y)
+            joined[-1] = (last_x, top, right - last_x, bottom - top)
+        else:
+            joined.append((x, y, width, height))
+    return joined
+
+
+def _on_plain_panel(grey: np.ndarray, ink: np.ndarray, pieces: list[tuple[int, int, int, int]]) -> bool:
+    """Whether the text sits on a plain panel (the tablet), not on textured boulders: around its
+    letters the grey hardly varies."""
+    left, top = min(b[0] for b in pieces), min(b[1] for b in pieces)
+    right, bottom = max(b[0] + b[2] for b in pieces), max(b[1] + b[3] for b in pieces)
+    around = cv2.dilate(ink[top:bottom, left:right], np.ones((5, 5), np.uint8)) == 0
+    return bool(around.mean() > 0.5 and grey[top:bottom, left:right][around].std() < PANEL_PLAIN)
+
+
+def _read_digits(ink: np.ndarray, pieces: list[tuple[int, int, int, int]]) -> tuple[int, float] | None:
+    """The number written by these pieces of ink (left to right); touching digits are cut where
+    the ink is thinnest near each expected boundary."""
+    height = float(np.median([b[3] for b in pieces]))
+    digit_width = 0.72 * height  # the widest digits; two touching ones are still twice that
+    glyphs = []
+    for x, y, width, piece_height in pieces:
+        box = ink[y:y + piece_height, x:x + width]
+        count = max(1, round(width / digit_width))
+        cuts = [0]
+        for k in range(1, count):
+            expected = round(k * width / count)
+            low, high = max(1, expected - round(0.2 * digit_width)), min(width - 1, expected + round(0.2 * digit_width))
+            cuts.append(low + int(np.argmin(box[:, low:high + 1].sum(axis=0))) if high > low else expected)
+        cuts.append(width)
+        glyphs += [digit_glyph(box[:, a:b]) for a, b in zip(cuts, cuts[1:]) if b > a]
+    templates = digit_templates().reshape(10, -1)
+    templates = templates - templates.mean(axis=1, keepdims=True)
+    digits, sure = [], 1.0
+    for glyph in glyphs:
+        vector = glyph.ravel() - glyph.mean()
+        correlation = templates @ vector / (np.linalg.norm(templates, axis=1) * max(np.linalg.norm(vector), 1e-6))
+        order = np.argsort(correlation)[::-1]
+        best, second = float(correlation[order[0]]), float(correlation[order[1]])
+        if best < DIGIT_LEAST:
+            return None
+        digits.append(str(order[0]))
+        sure = min(sure, float(_margin_confidence(second, best, DIGIT_SURE)))
+    return (int("".join(digits)), sure) if digits else None

@@ -247,14 +247,34 @@ def test_images_without_a_board(reference_data):
         "gradient": gradient.astype(np.uint8),
         "tiny": np.zeros((10, 10, 3), np.uint8),
     }
-    for other in ("2048/quiet_board.png", "1010/mfkasim_snapshot-1010.png", "splt/imbalance.jpg",
-                  "destructo/score1.png", "destructo/score2.png"):
+    for other in ("2048/quiet_board.png", "1010/mfkasim_snapshot-1010.png", "splt/imbalance.jpg"):
         if (reference_data / other).is_file():
             images[other] = load(reference_data / other)
     for name, image in images.items():
         with pytest.raises(NoBoardFound):
             read("destructo", image)
             pytest.fail(f"{name} read as a board")
+
+
+# -- the end-of-game panel ------------------------------------------------------------------------
+@pytest.mark.parametrize("factor", [0.4, 1.0, 1.7])
+@pytest.mark.parametrize("name", ["score1.png", "score2.png"])
+def test_end_panel_score(reference_data, transcription, name, factor):
+    """The panel hides the board: no board, but the final score it shows."""
+    image = resized(load(reference_data / "destructo" / name), factor)
+    with pytest.raises(NoBoardFound) as raised:
+        read("destructo", image)
+    assert raised.value.diagnostics["end_panel"]["score"] == transcription[name]["score"]
+    score, sure = destructo.read_end_score(image)
+    assert score == transcription[name]["score"] and 0 < sure <= 1
+
+
+def test_no_end_panel_on_boards_or_other_games(reference_data, crops):
+    for image in crops.values():
+        assert destructo.read_end_score(image) is None
+    for other in ("2048/win_overlay.png", "splt/1196_splits.PNG"):
+        if (reference_data / other).is_file():
+            assert destructo.read_end_score(load(reference_data / other)) is None
 
 
 # -- the command line and the assets --------------------------------------------------------------
@@ -299,3 +319,12 @@ def test_references_are_what_the_script_makes_of_the_shared_data(reference_data,
         difference = np.abs(sheet[tile].astype(int) - stored_sheet[tile].astype(int)).max()
         # the sprites and crops give the same pixels; Kibitz's icons may differ by a font's hinting
         assert difference <= (0 if entry["rendering"] == "game" else 40), entry["source"]
+
+
+def test_digit_templates_are_what_the_script_renders(qapp):
+    from assets.vision.destructo import make_templates
+
+    stored = cv2.imread(str(make_templates.HERE / "digits.png"), cv2.IMREAD_GRAYSCALE)
+    rendered = make_templates.digit_sheet()
+    assert stored.shape == rendered.shape == (destructo.DIGIT_HEIGHT, 10 * destructo.DIGIT_WIDTH)
+    assert np.abs(stored.astype(int) - rendered.astype(int)).max() <= 40  # a font's hinting may differ

@@ -18,6 +18,9 @@ Two renderings are described:
 * ``kibitz``: Kibitz's own board (``app.gui.games.destructo``) painted offscreen: every colour in
   its three textures, an empty cell and every power-up icon.
 
+``digits.png``: the digits 0-9 of DejaVu Sans (``fonts-dejavu-core``) rendered with Qt, for the final
+score on the end-of-game panel; the panel's own typeface is not available.
+
 Only reduced pictures and numbers are stored, never the shared files themselves; the tests check
 that this script still reproduces them.
 """
@@ -35,7 +38,8 @@ import numpy as np
 from engines.destructo.levels import PALETTE
 from engines.destructo.rules import (COLOURLESS, EXPLODE, FILL, MORPH, MULTIPLY, OVERKILL, SHUFFLE, TIMER, UNDO, WILD,
                                      Boulder)
-from vision.destructo import CELL_HEIGHT, CELL_WIDTH, Lattice, canvas_of, cell_features, icon_picture
+from vision.destructo import (CELL_HEIGHT, CELL_WIDTH, DIGIT_WIDTH, Lattice, canvas_of, cell_features, digit_glyph,
+                              icon_picture)
 
 HERE = Path(__file__).resolve().parent
 SPRITE_POWERS = {"explode": EXPLODE, "fill": FILL, "morph": MORPH, "multiplier": MULTIPLY, "overkill": OVERKILL,
@@ -194,6 +198,33 @@ def kibitz_rendering() -> tuple[dict, dict, list[tuple[str, str, str, np.ndarray
     return colours, empty, tiles
 
 
+# -- the end panel's digits -----------------------------------------------------------------------
+DIGIT_FONT = "DejaVu Sans"
+DIGIT_RENDER_PIXELS = 120
+
+
+def digit_sheet() -> np.ndarray:
+    """The ten digit glyphs of DIGIT_FONT side by side, grey 0..255 (a QGuiApplication must exist)."""
+    from PySide6.QtCore import QRect, Qt
+    from PySide6.QtGui import QColor, QFont, QImage, QPainter
+
+    side = 2 * DIGIT_RENDER_PIXELS
+    glyphs = []
+    for digit in "0123456789":
+        image = QImage(side, side, QImage.Format.Format_Grayscale8)
+        image.fill(0)
+        painter = QPainter(image)
+        font = QFont(DIGIT_FONT)
+        font.setPixelSize(DIGIT_RENDER_PIXELS)
+        painter.setFont(font)
+        painter.setPen(QColor(255, 255, 255))
+        painter.drawText(QRect(0, 0, side, side), Qt.AlignmentFlag.AlignCenter, digit)
+        painter.end()
+        pixels = np.frombuffer(image.constBits(), np.uint8).reshape(side, image.bytesPerLine())[:, :side]
+        glyphs.append(digit_glyph(pixels > 128))
+    return np.clip(np.hstack(glyphs) * 255, 0, 255).round().astype(np.uint8)
+
+
 # -- all of it ------------------------------------------------------------------------------------
 def build(data: Path) -> tuple[dict, np.ndarray, list[dict]]:
     """(references.json's content, the template sheet (BGR), templates.json's content)."""
@@ -243,7 +274,9 @@ def main(argv: list[str] | None = None) -> int:
     (HERE / "references.json").write_text(json.dumps(references, indent=1) + "\n")
     cv2.imwrite(str(HERE / "templates.png"), sheet)
     (HERE / "templates.json").write_text(json.dumps(index, indent=1) + "\n")
-    print(f"wrote references for {len(references['renderings'])} renderings and {len(index)} icon templates to {HERE}")
+    cv2.imwrite(str(HERE / "digits.png"), digit_sheet())
+    print(f"wrote references for {len(references['renderings'])} renderings, {len(index)} icon templates and "
+          f"{DIGIT_FONT}'s digits ({10 * DIGIT_WIDTH} px wide) to {HERE}")
     return 0
 
 
