@@ -60,7 +60,7 @@ import numpy as np
 from engines import GAMES
 from engines.destructo.levels import LEVEL_TABLE
 from engines.destructo.notation import board_text
-from engines.destructo.rules import COLOURLESS, Boulder, group_at
+from engines.destructo.rules import COLOURLESS, Boulder, group_at, removal
 from engines.errors import NotationError
 from vision.images import as_bgr
 from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
@@ -112,6 +112,9 @@ RING_DARKER = 25.0
 #: needs its icon STANDALONE_ICON times nearer than a plain stone.
 FARTHEST_ICON = 22.0
 STANDALONE_ICON = 0.6
+#: Unshifted, no icon is this many times farther than a plain stone (at most 1.15 in Kibitz's
+#: rendered icons; a shift gains at most 40 %): such a cell is not tried shifted.
+PLAIN_UNSHIFTED = 1.7
 #: A cell that is neither a clear boulder nor clearly empty is at most this sure.
 ODD_CELL = 0.3
 #: Confidence scales: a colour margin (Lab units) and an icon log-ratio that make a cell 63 % sure.
@@ -391,10 +394,18 @@ def icon_vectors(pictures: np.ndarray, shifts: tuple[tuple[int, int], ...] = ((0
     """Icon pictures (softened) as vectors that ignore the carrier's colour: in Lab minus the
     picture's median, the ICON_WIDTH x ICON_HEIGHT window moved by each of ``shifts``. Returns
     (shifts, pictures, values), float32."""
+    return _windows(_icon_lab(pictures), shifts)
+
+
+def _icon_lab(pictures: np.ndarray) -> np.ndarray:
     count = len(pictures)
     lab = to_lab(np.ascontiguousarray(pictures).reshape(count * (ICON_HEIGHT + 2), ICON_WIDTH + 2, 3))
     lab = lab.reshape(count, ICON_HEIGHT + 2, ICON_WIDTH + 2, 3)
-    lab -= np.median(lab[:, ::2, ::2].reshape(count, -1, 3), axis=1)[:, None, None, :]
+    return lab - np.median(lab[:, ::2, ::2].reshape(count, -1, 3), axis=1)[:, None, None, :]
+
+
+def _windows(lab: np.ndarray, shifts: tuple[tuple[int, int], ...]) -> np.ndarray:
+    count = len(lab)
     return np.stack([lab[:, 1 + dy:1 + dy + ICON_HEIGHT, 1 + dx:1 + dx + ICON_WIDTH].reshape(count, -1)
                      for dy, dx in shifts])
 
@@ -503,23 +514,34 @@ class IconMatch:
 
 
 def match_icons(pictures: np.ndarray, contrast: np.ndarray | None = None) -> IconMatch:
-    """Icon pictures against the templates (RMS Lab, the best of the one-pixel shifts). A washed
-    cell's picture is divided by its ``contrast`` (the share of its colour left) first."""
+    """Icon pictures against the templates (RMS Lab). A cell clearly a plain stone unshifted
+    (icon PLAIN_UNSHIFTED times farther than plain) keeps that; the others are matched at every
+    one-pixel shift. A washed cell's picture is divided by its ``contrast`` (the share of its
+    colour left) first."""
     found = templates()
     template_norms = (found.vectors ** 2).sum(1)[None, :]
-    shifted = icon_vectors(pictures, SHIFTS)
-    if contrast is not None:
-        shifted /= contrast.astype(np.float32)[None, :, None]
-    shifts, count, size = shifted.shape
-    flat = shifted.reshape(shifts * count, size)
-    squared = (flat ** 2).sum(1)[:, None] + template_norms - 2 * (flat @ found.vectors.T)  # one product: fast
-    distance = np.sqrt(np.clip(squared.reshape(shifts, count, -1).min(axis=0), 0, None) / size)
     kinds = np.array(found.kinds)
     is_plain = kinds == "plain"
+    lab = _icon_lab(pictures)
+    if contrast is not None:
+        lab /= contrast.astype(np.float32)[:, None, None, None]
+    count, size = len(lab), ICON_HEIGHT * ICON_WIDTH * 3
+
+    def squared(vectors: np.ndarray) -> np.ndarray:
+        # OpenCV's product: numpy's BLAS spins up threads that cost more than the product on a busy machine
+        products = cv2.gemm(np.ascontiguousarray(vectors), found.vectors, 1.0, None, 0.0, flags=cv2.GEMM_2_T)
+        return np.clip((vectors ** 2).sum(1)[:, None] + template_norms - 2 * products, 0, None)
+
+    distance = squared(_windows(lab, ((0, 0),))[0])
+    unsure = np.nonzero(distance[:, ~is_plain].min(axis=1) < PLAIN_UNSHIFTED ** 2 * distance[:, is_plain].min(axis=1))[0]
+    if len(unsure):  # one product for every shift of them
+        flat = _windows(lab[unsure], SHIFTS).reshape(len(SHIFTS) * len(unsure), size)
+        distance[unsure] = squared(flat).reshape(len(SHIFTS), len(unsure), -1).min(axis=0)
+    distance = np.sqrt(distance / size)
     plain = distance[:, is_plain].min(axis=1)
     icons = distance[:, ~is_plain]
     nearest = icons.argmin(axis=1)
-    icon = icons[np.arange(len(pictures)), nearest]
+    icon = icons[np.arange(count), nearest]
     return IconMatch([str(kind) for kind in kinds[~is_plain][nearest]], icon, plain,
                      (icon < FARTHEST_ICON) & (icon < plain))
 
@@ -624,24 +646,33 @@ def follow_previous(previous: Any, board: tuple, confidence: np.ndarray) -> tupl
     cell (the doubtful ones take its boulders); else only its level, score and banked items.
     Returns (the engine state or those fields, the board, what was found)."""
     game = GAMES[GAME]
-    candidates = []
+    sure = confidence >= DOUBTFUL_BELOW
+
+    def differing(candidate: tuple) -> list[tuple[int, int]]:
+        return [(r, c) for r, row in enumerate(board) for c, cell in enumerate(row) if candidate[r][c] != cell]
+
     previous_board = getattr(previous, "board", ())
+    found = None
     if previous_board and len(previous_board) == len(board) and len(previous_board[0]) == len(board[0]) \
             and previous.due is None and not previous.finished:
-        candidates.append(("the previous position (no click yet)", previous))
+        changed = differing(previous_board)
+        if not any(sure[cell] for cell in changed):
+            found = (len(changed), "the previous position (no click yet)", previous)
+        changed_columns = {c for r, c in changed if sure[r, c]}
         for move in game.legal_moves(previous):
-            if hasattr(move, "row"):
-                after = game.play(previous, move).state
-                if after.board and len(after.board) == len(board):
-                    candidates.append((f"one click from the previous position ({game.move_text(move)})", after))
-    sure = confidence >= DOUBTFUL_BELOW
-    best = None
-    for label, state in candidates:
-        differing = [(r, c) for r, row in enumerate(board) for c, cell in enumerate(row) if state.board[r][c] != cell]
-        if not any(sure[cell] for cell in differing) and (best is None or len(differing) < best[0]):
-            best = (len(differing), label, state)
-    if best is not None:
-        settled, label, state = best
+            if not hasattr(move, "row"):
+                continue
+            removed, _ = removal(previous_board, move.row, move.column)
+            if not changed_columns <= {c for _, c in removed}:  # a click changes only the columns it takes from
+                continue
+            after = game.play(previous, move).state
+            if not after.board or len(after.board) != len(board):
+                continue
+            changed = differing(after.board)
+            if not any(sure[cell] for cell in changed) and (found is None or len(changed) < found[0]):
+                found = (len(changed), f"one click from the previous position ({game.move_text(move)})", after)
+    if found is not None:
+        settled, label, state = found
         return state, state.board, label + (f"; it settles {settled} doubtful cell(s)" if settled else "")
     fields = {"level": getattr(previous, "level", 1), "score": getattr(previous, "score", 0),
               "shuffles": getattr(previous, "shuffles", 0), "undos": getattr(previous, "undos", 0)}
@@ -720,8 +751,8 @@ def _boulder_at(cells: _Cells, index: int) -> tuple[Boulder | None, float]:
     icons = cells.icons
     if not cells.boulder[index] and (cells.empty[index] or (cells.emptier[index] and not icons.found[index])):
         return None, float(cells.empty_sure[index] if cells.empty[index] else min(cells.empty_sure[index], ODD_CELL))
-    ratio = max(float(icons.plain[index]), 1e-6) / max(float(icons.icon[index]), 1e-6)
-    sure = 1 - np.exp(-abs(np.log(ratio)) / ICON_SURE)
+    icon, plain = float(icons.icon[index]), float(icons.plain[index])
+    sure = 1 - np.exp(-abs(np.log(max(plain, 1e-6) / max(icon, 1e-6))) / ICON_SURE) if np.isfinite(icon) else 1.0
     if not cells.boulder[index]:
         sure = min(sure, ODD_CELL)
     colours = cells.rendering.colours
@@ -812,21 +843,25 @@ def _read_board(bgr: np.ndarray, previous: Any) -> Reading:
     inferred = sorted(colours & set(cells.rendering.inferred))
     if inferred:
         diagnostics["inferred_colours"] = inferred  # never seen in the real game: their look is a guess
+    state = None
     if previous is not None:
         found, board, diagnostics["previous"] = follow_previous(previous, board, confidence)
-        fields = found if isinstance(found, dict) else {
-            "level": found.level, "score": found.score, "shuffles": found.shuffles, "undos": found.undos}
+        if isinstance(found, dict):
+            fields = found
+        else:
+            state, fields = found, {"level": found.level}
         diagnostics["level"] = f"{fields['level']}, the previous position's"
     else:
         fields = {"level": lowest_level(colours), "score": 0, "shuffles": 0, "undos": 0}
         diagnostics["level"] = (f"{fields['level']}: the lowest level whose palette holds the {len(colours)} "
                                 "colour(s) read (a board does not show its level)")
-    header = " · ".join(f"{name} {fields[key]}" for name, key in (("level", "level"), ("score", "score"),
-                                                                  ("shuffle", "shuffles"), ("undo", "undos")))
-    try:
-        state = GAMES[GAME].parse_board(header + "\n" + board_text(board))
-    except NotationError as error:
-        raise NoBoardFound(f"the boulders read are no position: {error}") from None
+    if state is None:
+        header = " · ".join(f"{name} {fields[key]}" for name, key in (("level", "level"), ("score", "score"),
+                                                                      ("shuffle", "shuffles"), ("undo", "undos")))
+        try:
+            state = GAMES[GAME].parse_board(header + "\n" + board_text(board))
+        except NotationError as error:
+            raise NoBoardFound(f"the boulders read are no position: {error}") from None
     diagnostics["ms"] = round((time.perf_counter() - started) * 1000, 1)
     return Reading(GAME, state, [[cell_name(cell) for cell in row] for row in board], confidence, diagnostics)
 
