@@ -124,7 +124,6 @@ class Runs:
     across: np.ndarray
     start: np.ndarray
     end: np.ndarray
-    label: np.ndarray  # the run's label in its mask's label image
 
     @property
     def length(self) -> np.ndarray:
@@ -132,7 +131,7 @@ class Runs:
 
     def longer_than(self, length: float) -> "Runs":
         keep = self.length >= length
-        return Runs(self.across[keep], self.start[keep], self.end[keep], self.label[keep])
+        return Runs(self.across[keep], self.start[keep], self.end[keep])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -141,23 +140,6 @@ class LineMasks:
     horizontal: np.ndarray  # bool, on horizontal lines
     vertical_runs: Runs
     horizontal_runs: Runs
-    vertical_labels: np.ndarray    # int32 label image of the vertical runs
-    horizontal_labels: np.ndarray
-    _walls: dict = dataclasses.field(default_factory=dict, repr=False)
-
-    def walls(self, vertical: bool, cell: float, least: float = WALL_RUN) -> np.ndarray:
-        """The mask with only the runs at least ``least`` cells long (digit bars left out)."""
-        key = (vertical, cell, least)
-        if key not in self._walls:
-            self._walls[key] = self._long_runs(vertical, cell * least)
-        return self._walls[key]
-
-    def _long_runs(self, vertical: bool, length: float) -> np.ndarray:
-        runs = (self.vertical_runs if vertical else self.horizontal_runs).longer_than(length)
-        labels = self.vertical_labels if vertical else self.horizontal_labels
-        keep = np.zeros(labels.max() + 1, bool)
-        keep[runs.label] = True
-        return keep[labels]
 
 
 # -- working image and masks ---------------------------------------------------------------------
@@ -180,32 +162,31 @@ def _grey_and_colour(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return grey, coloured
 
 
-@functools.lru_cache(maxsize=2)
-def _side_kernel(vertical: bool) -> np.ndarray:
-    """A dilation kernel taking the larger of the two pixels LINE_OFFSET away across a line."""
-    kernel = np.zeros(2 * LINE_OFFSET + 1, np.uint8)
+@functools.lru_cache(maxsize=16)
+def _side_kernel(vertical: bool, offset: int = LINE_OFFSET) -> np.ndarray:
+    """A dilation kernel taking the larger of the two pixels ``offset`` away across a line."""
+    kernel = np.zeros(2 * offset + 1, np.uint8)
     kernel[0] = kernel[-1] = 1
     return kernel.reshape(1, -1) if vertical else kernel.reshape(-1, 1)
 
 
-def _line_mask(grey: np.ndarray, vertical: bool, blur: int = LINE_BLUR) -> np.ndarray:
+def _line_mask(grey: np.ndarray, vertical: bool, offset: int = LINE_OFFSET) -> np.ndarray:
     """Pixels on thin lines of one direction: brighter, after a blur along the line, than the
-    pixels LINE_OFFSET away on both sides."""
-    blurred = cv2.blur(grey, (1, blur) if vertical else (blur, 1))
-    side = cv2.dilate(blurred, _side_kernel(vertical), borderType=cv2.BORDER_REPLICATE)
+    pixels ``offset`` away on both sides."""
+    blurred = cv2.blur(grey, (1, LINE_BLUR) if vertical else (LINE_BLUR, 1))
+    side = cv2.dilate(blurred, _side_kernel(vertical, offset), borderType=cv2.BORDER_REPLICATE)
     mask = cv2.subtract(blurred, side) > LINE_CONTRAST
     # next to the image's edge there is nothing to compare with
     if vertical:
-        mask[:, :LINE_OFFSET] = mask[:, -LINE_OFFSET:] = False
+        mask[:, :offset] = mask[:, -offset:] = False
     else:
-        mask[:LINE_OFFSET, :] = mask[-LINE_OFFSET:, :] = False
+        mask[:offset, :] = mask[-offset:, :] = False
     return mask
 
 
-def _runs(mask: np.ndarray, vertical: bool) -> tuple[Runs, np.ndarray]:
-    """The 4-connected pieces of a line mask that are thin across the line (at most 4 pixels),
-    and the label image."""
-    count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask.view(np.uint8), connectivity=4)
+def _runs(mask: np.ndarray, vertical: bool) -> Runs:
+    """The 4-connected pieces of a line mask that are thin across the line (at most 4 pixels)."""
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(mask.view(np.uint8), connectivity=4)
     stats, centroids = stats[1:], centroids[1:]
     if vertical:
         thin = stats[:, cv2.CC_STAT_WIDTH] <= 4
@@ -219,23 +200,14 @@ def _runs(mask: np.ndarray, vertical: bool) -> tuple[Runs, np.ndarray]:
         end = start + stats[:, cv2.CC_STAT_WIDTH]
     long_enough = (end - start) >= 3
     keep = thin & long_enough
-    runs = Runs(across[keep].astype(np.float64), start[keep].astype(np.float64), end[keep].astype(np.float64),
-                np.nonzero(keep)[0] + 1)
-    return runs, labels
+    return Runs(across[keep].astype(np.float64), start[keep].astype(np.float64), end[keep].astype(np.float64))
 
 
-def line_masks(grey: np.ndarray, blur: int = LINE_BLUR, bridge: np.ndarray | None = None) -> LineMasks:
-    """The line masks and their runs; a longer ``blur`` (along the lines) sees walls through
-    coarse hatching but loses the digits' short bars. Pixels of ``bridge`` (annotations drawn
-    over the board) count as line in both masks, so a wall they cross stays one run."""
-    vertical = _line_mask(grey, True, blur)
-    horizontal = _line_mask(grey, False, blur)
-    if bridge is not None:
-        vertical |= bridge
-        horizontal |= bridge
-    vertical_runs, vertical_labels = _runs(vertical, True)
-    horizontal_runs, horizontal_labels = _runs(horizontal, False)
-    return LineMasks(vertical, horizontal, vertical_runs, horizontal_runs, vertical_labels, horizontal_labels)
+def line_masks(grey: np.ndarray) -> LineMasks:
+    """The line masks and their runs."""
+    vertical = _line_mask(grey, True)
+    horizontal = _line_mask(grey, False)
+    return LineMasks(vertical, horizontal, _runs(vertical, True), _runs(horizontal, False))
 
 
 # -- finding the board ---------------------------------------------------------------------------
@@ -356,6 +328,128 @@ def find_board(masks: LineMasks, shape: tuple[int, int]) -> Candidate | None:
     return best
 
 
+# -- the board at its normal size ----------------------------------------------------------------
+#: The board (with its header) is cut from the caller's image and scaled so that a cell is this
+#: many pixels: shrunk by area averaging, enlarged by linear interpolation. Every threshold of the
+#: reading is then in these pixels, the work is the same for any screenshot, and a small board's
+#: strokes are spread over enough pixels to be told from the hatching.
+NORMAL_CELL = 48
+#: The cut's margins around the board, in cells (the header is a cell high).
+CUT_MARGIN = (0.3, 1.0, 0.3, 0.3)  # left, top, right, bottom
+
+
+@dataclasses.dataclass(frozen=True)
+class BoardImage:
+    """The board cut from the caller's image at NORMAL_CELL pixels a cell: its grey levels, the
+    annotation pixels, the board's geometry in these pixels, where the cut starts in the caller's
+    pixels and the scale (copy pixels per caller pixel, x and y)."""
+
+    grey: np.ndarray
+    coloured: np.ndarray
+    geometry: BoardGeometry
+    origin: tuple[int, int]
+    scale: tuple[float, float]
+
+    @property
+    def line_offset(self) -> int:
+        """How far across a line its sides are looked at: LINE_OFFSET, more on an enlarged board
+        (its lines are as many pixels wider)."""
+        return max(LINE_OFFSET, int(round(LINE_OFFSET * (self.scale[0] + self.scale[1]) / 2)))
+
+    def in_caller_pixels(self, geometry: BoardGeometry) -> dict[str, float]:
+        (sx, sy), (x0, y0) = self.scale, self.origin
+        return {"left": round(x0 + (geometry.left + 0.5) / sx - 0.5, 1),
+                "top": round(y0 + (geometry.top + 0.5) / sy - 0.5, 1),
+                "cell": round(geometry.cell * 2 / (sx + sy), 2)}
+
+
+def normal_board(bgr: np.ndarray, found: BoardGeometry) -> BoardImage:
+    """The board found (``found`` in the caller's pixels) and its header at NORMAL_CELL."""
+    height, width = bgr.shape[:2]
+    cell = found.cell
+    left, top, right, bottom = CUT_MARGIN
+    x0 = min(max(int(np.floor(found.left - left * cell)), 0), width - 1)
+    x1 = max(min(int(np.ceil(found.right + right * cell)), width), x0 + 1)
+    y0 = min(max(int(np.floor(found.top - top * cell)), 0), height - 1)
+    y1 = max(min(int(np.ceil(found.bottom + bottom * cell)), height), y0 + 1)
+    factor = NORMAL_CELL / cell
+    size = (max(int(round((x1 - x0) * factor)), 1), max(int(round((y1 - y0) * factor)), 1))
+    interpolation = cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR
+    scaled = cv2.resize(bgr[y0:y1, x0:x1], size, interpolation=interpolation)
+    sx, sy = size[0] / (x1 - x0), size[1] / (y1 - y0)
+    geometry = BoardGeometry((found.left - x0 + 0.5) * sx - 0.5, (found.top - y0 + 0.5) * sy - 0.5,
+                             cell * (sx + sy) / 2)
+    grey, coloured = _grey_and_colour(scaled)
+    return BoardImage(grey, coloured, geometry, (x0, y0), (sx, sy))
+
+
+#: Fitting the grid: a line is looked for this far (in cells) from where the first guess puts it,
+#: and counts when the mask covers at least this many cells of its length.
+FIT_WINDOW = 0.15
+FIT_LEAST = 0.5
+
+
+def _line_positions(profile: np.ndarray, origin: float, cell: float, count: int):
+    """Where each of the ``count + 1`` grid lines peaks in ``profile`` (mask pixels per position
+    across the lines) near ``origin + k * cell``: (k, position, weight) of the lines seen."""
+    half = max(2, int(round(FIT_WINDOW * cell)))
+    found = []
+    for k in range(count + 1):
+        guess = int(round(origin + k * cell))
+        lo, hi = max(guess - half, 0), min(guess + half + 1, profile.size)
+        if hi - lo < 3:
+            continue
+        window = profile[lo:hi]
+        peak = int(np.argmax(window))
+        if window[peak] < FIT_LEAST * cell:
+            continue
+        a, b = max(peak - 1, 0), min(peak + 2, window.size)
+        weights = window[a:b].astype(np.float64)
+        found.append((k, lo + float((np.arange(a, b) * weights).sum() / weights.sum()), float(window[peak])))
+    return found
+
+
+def fit_grid(vertical: np.ndarray, horizontal: np.ndarray, geometry: BoardGeometry) -> BoardGeometry:
+    """Left, top and the cell's side fitted (weighted least squares) to the lines the masks show
+    near the first guess: the columns' and rows' counts of line pixels inside the board peak on
+    its grid lines."""
+    height, width = vertical.shape
+    for _ in range(2):
+        cell = geometry.cell
+        rows = slice(max(int(geometry.top), 0), max(min(int(geometry.bottom) + 1, height), 0))
+        columns = slice(max(int(geometry.left), 0), max(min(int(geometry.right) + 1, width), 0))
+        column_counts = np.count_nonzero(vertical[rows], axis=0)
+        row_counts = np.count_nonzero(horizontal[:, columns], axis=1)
+        equations, targets, weights = [], [], []
+        for k, position, weight in _line_positions(column_counts, geometry.left, cell, WIDTH):
+            equations.append((1.0, 0.0, k))
+            targets.append(position)
+            weights.append(weight)
+        for k, position, weight in _line_positions(row_counts, geometry.top, cell, HEIGHT):
+            equations.append((0.0, 1.0, k))
+            targets.append(position)
+            weights.append(weight)
+        a = np.array(equations, np.float64).reshape(-1, 3)
+        seen = a[:, :2].any(axis=0)
+        if a.shape[0] < 3 or not seen.any():
+            return geometry
+        # an axis without a line keeps its first guess
+        known = np.array([geometry.left, geometry.top])
+        fixed = ~seen
+        b = np.array(targets) - a[:, :2][:, fixed] @ known[fixed]
+        a = a[:, np.concatenate([seen, [True]])]
+        if np.linalg.matrix_rank(a) < a.shape[1]:
+            return geometry
+        w = np.sqrt(np.array(weights))
+        solution, *_ = np.linalg.lstsq(a * w[:, None], b * w, rcond=None)
+        values = dict(zip([name for name, s in zip(("left", "top"), seen) if s] + ["cell"], solution))
+        if abs(values["cell"] - cell) > 0.05 * cell:
+            return geometry
+        geometry = BoardGeometry(float(values.get("left", geometry.left)), float(values.get("top", geometry.top)),
+                                 float(values["cell"]))
+    return geometry
+
+
 # -- cells ---------------------------------------------------------------------------------------
 PLAIN, POINT, VOID = 0, 1, 2
 KIND_NAMES = ("plain", "point", "void")
@@ -400,13 +494,11 @@ def classify_cells(grey: np.ndarray, coloured: np.ndarray, geometry: BoardGeomet
     known_area = np.maximum(_box_sums(known, x0, y0, x1, y1), 1)
     white_share = _box_sums(white, x0, y0, x1, y1) / known_area
     # hatching runs along (1, 1): pixels change little along it, much across it
-    signed = grey.astype(np.int16)
-    along = np.zeros(grey.shape, np.float32)
-    across = np.zeros(grey.shape, np.float32)
-    along[:-1, :-1] = np.abs(signed[1:, 1:] - signed[:-1, :-1])
-    across[1:, :-1] = np.abs(signed[:-1, 1:] - signed[1:, :-1])
+    along = cv2.absdiff(grey[1:, 1:], grey[:-1, :-1]).astype(np.int16)
+    across = cv2.absdiff(grey[:-1, 1:], grey[1:, :-1]).astype(np.int16)
     contrast = cv2.integral(across - along)
-    hatch = _box_sums(contrast, x0, y0, x1, y1) / area
+    x1c, y1c = np.minimum(x1, grey.shape[1] - 1), np.minimum(y1, grey.shape[0] - 1)
+    hatch = _box_sums(contrast, np.minimum(x0, x1c), np.minimum(y0, y1c), x1c, y1c) / area
     empty = (x1 <= x0) | (y1 <= y0)
 
     kinds = np.where(white_share >= VOID_SHARE, VOID, np.where(hatch >= HATCH_CONTRAST, POINT, PLAIN))
@@ -421,53 +513,71 @@ def classify_cells(grey: np.ndarray, coloured: np.ndarray, geometry: BoardGeomet
 # -- walls and boxes -----------------------------------------------------------------------------
 @dataclasses.dataclass(frozen=True)
 class Walls:
-    """Share of each inner cell edge covered by a line: ``between_columns[y, x]`` is the edge
-    between cells (x, y) and (x + 1, y), ``between_rows[y, x]`` between (x, y) and (x, y + 1)."""
+    """Share of each inner cell edge covered by a wall: ``between_columns[y, x]`` is the edge
+    between cells (x, y) and (x + 1, y), ``between_rows[y, x]`` between (x, y) and (x, y + 1);
+    and the walls' pixels in the line masks (so the digits' ink can leave them out)."""
 
     between_columns: np.ndarray  # 16 x 7
     between_rows: np.ndarray     # 15 x 8
+    vertical: np.ndarray         # bool image
+    horizontal: np.ndarray
 
 
-def _edge_share(mask: np.ndarray, line: float, lo: float, hi: float, tolerance: float, vertical: bool) -> float:
-    """The share of the edge from ``lo`` to ``hi`` (along the line at ``line``) where the mask has
-    a pixel within ``tolerance`` of the line."""
-    height, width = mask.shape
-    a = int(np.floor(line - tolerance))
-    b = int(np.ceil(line + tolerance)) + 1
-    start, stop = int(round(lo)), int(round(hi))
-    if vertical:
-        a, b = max(a, 0), min(b, width)
-        start, stop = max(start, 0), min(stop, height)
-        if a >= b or start >= stop:
-            return 0.0
-        return float(mask[start:stop, a:b].any(axis=1).mean())
-    a, b = max(a, 0), min(b, height)
-    start, stop = max(start, 0), min(stop, width)
-    if a >= b or start >= stop:
-        return 0.0
-    return float(mask[a:b, start:stop].any(axis=0).mean())
+def _long_stretches(on: np.ndarray, least: float) -> np.ndarray:
+    """``on`` (1-D bool) with only its stretches of at least ``least`` elements kept."""
+    padded = np.concatenate(([0], on.view(np.int8), [0]))
+    changes = np.flatnonzero(np.diff(padded))
+    starts, ends = changes[::2], changes[1::2]
+    keep = (ends - starts) >= least
+    marks = np.zeros(on.size + 1, np.int32)
+    np.add.at(marks, starts[keep], 1)
+    np.add.at(marks, ends[keep], -1)
+    return np.cumsum(marks[:-1]) > 0
 
 
-def measure_walls(masks: LineMasks, geometry: BoardGeometry) -> Walls:
-    """How much of each inner cell edge a wall covers. Only runs of at least WALL_RUN cells count:
-    a wall between two cells runs on into the corners, while the bars of a number centred on an
-    edge (a block two cells high or wide) stop well short of a cell."""
+def _band(line: float, tolerance: float, size: int) -> tuple[int, int]:
+    return max(int(np.floor(line - tolerance)), 0), min(max(int(np.ceil(line + tolerance)) + 1, 0), size)
+
+
+def find_walls(vertical: np.ndarray, horizontal: np.ndarray, geometry: BoardGeometry, offset: int = LINE_OFFSET) -> Walls:
+    """The walls: along each grid line, the stretches where a line mask has a pixel within
+    GRID_TOLERANCE of it for at least WALL_RUN cells (a wall between two cells runs on into the
+    corners; the bars of a number centred on a grid line stop well short of a cell), and how much
+    of each inner cell edge they cover (the edge's ends, where crossing walls meet, left out)."""
     cell = geometry.cell
     tolerance = max(1.5, GRID_TOLERANCE * cell)
-    end_gap = 0.2 * cell  # clear of the crossing walls at the edge's ends
-    vertical_walls = masks.walls(True, cell)
-    horizontal_walls = masks.walls(False, cell)
-    between_columns = np.zeros((HEIGHT, WIDTH - 1))
-    between_rows = np.zeros((HEIGHT - 1, WIDTH))
-    for y in range(HEIGHT):
-        lo, hi = geometry.y_edge(y) + end_gap, geometry.y_edge(y + 1) - end_gap
-        for x in range(WIDTH - 1):
-            between_columns[y, x] = _edge_share(vertical_walls, geometry.x_edge(x + 1), lo, hi, tolerance, True)
-    for x in range(WIDTH):
-        lo, hi = geometry.x_edge(x) + end_gap, geometry.x_edge(x + 1) - end_gap
-        for y in range(HEIGHT - 1):
-            between_rows[y, x] = _edge_share(horizontal_walls, geometry.y_edge(y + 1), lo, hi, tolerance, False)
-    return Walls(between_columns, between_rows)
+    least = WALL_RUN * cell
+    end_gap = 0.2 * cell
+    shares = {}
+    walls = {}
+    for is_vertical, mask, count, crossing_count in ((True, vertical, WIDTH, HEIGHT), (False, horizontal, HEIGHT, WIDTH)):
+        wall = np.zeros_like(mask)
+        length = mask.shape[0] if is_vertical else mask.shape[1]
+        edge = geometry.x_edge if is_vertical else geometry.y_edge
+        along_edge = geometry.y_edge if is_vertical else geometry.x_edge
+        starts = np.clip(np.round(along_edge(np.arange(crossing_count)) + end_gap).astype(int), 0, length)
+        stops = np.clip(np.round(along_edge(np.arange(1, crossing_count + 1)) - end_gap).astype(int), 0, length)
+        share = np.zeros((count - 1, crossing_count))
+        for k in range(count + 1):
+            a, b = _band(edge(k), tolerance, mask.shape[1] if is_vertical else mask.shape[0])
+            if a >= b:
+                continue
+            band = mask[:, a:b] if is_vertical else mask[a:b, :].T
+            stretch = _long_stretches(band.any(axis=1), least)
+            # the wall's own pixels: those within ``offset`` of where the band's stretch peaks
+            # (a header digit's bar just above the board's top line stays ink)
+            peak = a + int(np.argmax(np.count_nonzero(band[stretch], axis=0))) if stretch.any() else a
+            lo, hi = max(peak - offset, 0), peak + offset + 1
+            if is_vertical:
+                wall[stretch, lo:hi] = mask[stretch, lo:hi]
+            else:
+                wall[lo:hi, stretch] = mask[lo:hi][:, stretch]
+            if 1 <= k <= count - 1:
+                covered = np.concatenate(([0], np.cumsum(stretch)))
+                share[k - 1] = (covered[stops] - covered[starts]) / np.maximum(stops - starts, 1)
+        shares[is_vertical] = share
+        walls[is_vertical] = wall
+    return Walls(shares[True].T, shares[False], walls[True], walls[False])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -491,23 +601,22 @@ def group_boxes(cells: CellKinds, walls: Walls) -> BoxShapes:
         return i
 
     confidence = cells.confidence.copy()
-
-    def edge(share: float, a: tuple[int, int], b: tuple[int, int]) -> None:
-        (xa, ya), (xb, yb) = a, b
-        if kinds[ya, xa] == VOID or kinds[yb, xb] == VOID:
-            return
-        sure = min(1.0, abs(share - WALL_SHARE) / 0.35)
-        confidence[ya, xa] = min(confidence[ya, xa], sure)
-        confidence[yb, xb] = min(confidence[yb, xb], sure)
-        if share < WALL_SHARE and kinds[ya, xa] == kinds[yb, xb]:
-            parent[find(ya * WIDTH + xa)] = find(yb * WIDTH + xb)
-
-    for y in range(HEIGHT):
-        for x in range(WIDTH - 1):
-            edge(walls.between_columns[y, x], (x, y), (x + 1, y))
-    for y in range(HEIGHT - 1):
-        for x in range(WIDTH):
-            edge(walls.between_rows[y, x], (x, y), (x, y + 1))
+    # an edge is sure when its wall share is far from WALL_SHARE (an edge next to a void is moot)
+    edge_columns = np.minimum(1.0, np.abs(walls.between_columns - WALL_SHARE) / 0.35)
+    edge_rows = np.minimum(1.0, np.abs(walls.between_rows - WALL_SHARE) / 0.35)
+    void = kinds == VOID
+    edge_columns[void[:, :-1] | void[:, 1:]] = 1.0
+    edge_rows[void[:-1, :] | void[1:, :]] = 1.0
+    confidence[:, :-1] = np.minimum(confidence[:, :-1], edge_columns)
+    confidence[:, 1:] = np.minimum(confidence[:, 1:], edge_columns)
+    confidence[:-1, :] = np.minimum(confidence[:-1, :], edge_rows)
+    confidence[1:, :] = np.minimum(confidence[1:, :], edge_rows)
+    join_columns = (walls.between_columns < WALL_SHARE) & (kinds[:, :-1] == kinds[:, 1:]) & ~void[:, :-1]
+    join_rows = (walls.between_rows < WALL_SHARE) & (kinds[:-1, :] == kinds[1:, :]) & ~void[:-1, :]
+    for y, x in zip(*np.nonzero(join_columns)):
+        parent[find(y * WIDTH + x)] = find(y * WIDTH + x + 1)
+    for y, x in zip(*np.nonzero(join_rows)):
+        parent[find(y * WIDTH + x)] = find((y + 1) * WIDTH + x)
 
     members: dict[int, list[tuple[int, int]]] = {}
     voids: list[tuple[int, int]] = []
@@ -555,26 +664,35 @@ ZONES = (
 def glyph_patch(ink: np.ndarray) -> np.ndarray:
     """A glyph's ink (bool, cropped to its box) scaled to the template size, 0 or 1 (a pixel of the
     patch is inked when any pixel under it is, so thin strokes survive)."""
-    height, width = ink.shape
     size = (TEMPLATE_WIDTH, TEMPLATE_HEIGHT)
-    if height >= TEMPLATE_HEIGHT and width >= TEMPLATE_WIDTH:
-        patch = cv2.resize(ink.astype(np.float32), size, interpolation=cv2.INTER_AREA) > 0.02
-    else:
-        patch = cv2.resize(ink.view(np.uint8), size, interpolation=cv2.INTER_NEAREST) > 0
+    patch = cv2.resize(ink.astype(np.float32), size, interpolation=cv2.INTER_AREA) > 0.02
     return patch.astype(np.float32)
 
 
-def stroke_coverage(patch: np.ndarray) -> np.ndarray:
-    """How much of each zone (``ZONES``) a stroke covers, 0..1 each."""
-    height, width = patch.shape
-    inked = patch > 0.5
-    values = []
+@functools.lru_cache(maxsize=1)
+def _zone_slices() -> tuple[tuple[slice, slice, bool], ...]:
+    """ZONES in template pixels."""
+    zones = []
     for left, right, top, bottom, across in ZONES:
-        x0, x1 = int(round(left * width)), max(int(round(right * width)), int(round(left * width)) + 1)
-        y0, y1 = int(round(top * height)), max(int(round(bottom * height)), int(round(top * height)) + 1)
-        zone = inked[y0:y1, x0:x1]
-        values.append(zone.any(axis=0).mean() if across else zone.any(axis=1).mean())
-    return np.array(values)
+        x0 = int(round(left * TEMPLATE_WIDTH))
+        x1 = max(int(round(right * TEMPLATE_WIDTH)), x0 + 1)
+        y0 = int(round(top * TEMPLATE_HEIGHT))
+        y1 = max(int(round(bottom * TEMPLATE_HEIGHT)), y0 + 1)
+        zones.append((slice(y0, y1), slice(x0, x1), across))
+    return tuple(zones)
+
+
+def stroke_coverage(patches: np.ndarray) -> np.ndarray:
+    """How much of each zone (``ZONES``) a stroke covers, 0..1 each, for one template-sized patch
+    or a stack of them."""
+    inked = np.asarray(patches) > 0.5
+    single = inked.ndim == 2
+    inked = inked[None] if single else inked
+    values = np.empty((inked.shape[0], len(ZONES)))
+    for index, (rows, columns, across) in enumerate(_zone_slices()):
+        zone = inked[:, rows, columns]
+        values[:, index] = zone.any(axis=1).mean(axis=1) if across else zone.any(axis=2).mean(axis=1)
+    return values[0] if single else values
 
 
 @functools.lru_cache(maxsize=1)
@@ -585,7 +703,7 @@ def _templates() -> tuple[str, np.ndarray]:
     data = resources.files("assets.vision.splt").joinpath("glyphs.png").read_bytes()
     strip = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_GRAYSCALE).astype(np.float32) / 255.0
     patches = strip.reshape(TEMPLATE_HEIGHT, len(CHARACTERS), TEMPLATE_WIDTH).transpose(1, 0, 2)
-    return CHARACTERS, np.array([stroke_coverage(patch) for patch in patches])
+    return CHARACTERS, stroke_coverage(patches)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -598,19 +716,29 @@ class Glyph:
     bottom: int
 
 
-def _match(ink: np.ndarray) -> tuple[str, float]:
-    """The character of a glyph's ink box and how sure (0..1: the margin over the runner-up)."""
-    height, width = ink.shape
-    if width <= ONE_ASPECT * height:
-        # a lone bar: sure when clearly narrow
-        return "1", float(np.clip((ONE_ASPECT * height - width) / (0.15 * height), 0.0, 1.0))
-    characters, coverages = _templates()
-    distances = np.abs(coverages - stroke_coverage(glyph_patch(ink))).sum(axis=1)
-    order = np.argsort(distances)
-    best, second = distances[order[0]], distances[order[1]]
-    if best > GLYPH_DISTANCE:
-        return "?", 0.0
-    return characters[order[0]], float(np.clip((second - best) / 1.5, 0.0, 1.0))
+def match_glyphs(inks: list[np.ndarray]) -> list[tuple[str, float]]:
+    """The character of each glyph's ink box and how sure (0..1: the margin over the runner-up)."""
+    results: list[tuple[str, float] | None] = [None] * len(inks)
+    wide = []
+    for index, ink in enumerate(inks):
+        height, width = ink.shape
+        if width <= ONE_ASPECT * height:
+            # a lone bar: sure when clearly narrow
+            results[index] = ("1", float(np.clip((ONE_ASPECT * height - width) / (0.15 * height), 0.0, 1.0)))
+        else:
+            wide.append(index)
+    if wide:
+        characters, coverages = _templates()
+        found = stroke_coverage(np.stack([glyph_patch(inks[index]) for index in wide]))
+        distances = np.abs(found[:, None, :] - coverages[None, :, :]).sum(axis=2)
+        order = np.argsort(distances, axis=1)
+        for row, index in enumerate(wide):
+            best, second = distances[row, order[row, 0]], distances[row, order[row, 1]]
+            if best > GLYPH_DISTANCE:
+                results[index] = ("?", 0.0)
+            else:
+                results[index] = (characters[order[row, 0]], float(np.clip((second - best) / 1.5, 0.0, 1.0)))
+    return results  # type: ignore[return-value]
 
 
 def _without_specks(ink: np.ndarray, size: float) -> np.ndarray:
@@ -625,16 +753,28 @@ def _without_specks(ink: np.ndarray, size: float) -> np.ndarray:
 #: its width.
 DIGIT_ASPECT = 0.62
 DIGIT_GAP = 0.4
+#: The digits of a number are at least this share of the tallest one's height (the letters of
+#: SCORE and SPLITS are about half as tall).
+SAME_HEIGHT = 0.65
+#: Rows of a glyph are one stretch with gaps of at most this many empty rows.
+ROW_GAP = 2
 
 
 def _split_joined(piece: np.ndarray, offset: int) -> list[tuple[int, int]]:
     """Column ranges of the glyphs in a piece of ink: more than one where a blurred bar bridged
-    the narrow gap between two digits (the piece is then too wide for one). Each cut goes where
-    the fewest pixels are inked near the place the digits' widths put it."""
+    the narrow gap between two digits (the piece is then too wide for one), or where a 1 (a lone
+    bar) stands a column away from the digit after it. Each cut goes where the fewest pixels are
+    inked near the place the digits' widths put it."""
     rows = np.nonzero(piece.any(axis=1))[0]
     width = piece.shape[1]
     if rows.size == 0:
         return [(offset, offset + width)]
+    height = rows[-1] - rows[0] + 1
+    inked_columns = piece.any(axis=0)
+    bar = int(np.argmin(inked_columns))  # the first empty column, 0 if none
+    if (0 < bar <= ONE_ASPECT * height and width - bar - 1 >= 0.45 * height
+            and np.count_nonzero(piece[:, :bar].any(axis=1)) >= 0.8 * height):
+        return [(offset, offset + bar)] + _split_joined(piece[:, bar + 1:], offset + bar + 1)
     glyph = DIGIT_ASPECT * (rows[-1] - rows[0] + 1)
     gap = DIGIT_GAP * glyph
     count = int(round((width + gap) / (glyph + gap)))
@@ -651,34 +791,69 @@ def _split_joined(piece: np.ndarray, offset: int) -> list[tuple[int, int]]:
     return [(offset + a, offset + b) for a, b in zip(cuts, cuts[1:]) if b > a]
 
 
-def read_glyphs(ink: np.ndarray, min_height: float) -> list[Glyph]:
-    """The glyphs in a region's ink, left to right: pieces between empty columns whose ink is at
-    least ``min_height`` tall (specks of noise are left out)."""
-    ink = _without_specks(np.ascontiguousarray(ink), 0.4 * min_height)
+def _main_rows(piece: np.ndarray) -> tuple[int, int]:
+    """The rows of a glyph in a piece of ink: the stretch of inked rows (gaps of up to ROW_GAP
+    rows bridged) holding the most ink, with the other stretches over the same columns (a
+    digit missing a side bar falls apart in two); a line passing below or above the digit beside
+    it (the phone's home bar) is left out."""
+    counts = np.count_nonzero(piece, axis=1)
+    rows = np.nonzero(counts)[0]
+    if rows.size == 0:
+        return 0, 0
+    breaks = np.nonzero(np.diff(rows) > ROW_GAP + 1)[0] + 1
+    stretches = [(int(stretch[0]), int(stretch[-1]) + 1) for stretch in np.split(rows, breaks)]
+    if len(stretches) == 1:
+        return stretches[0]
+
+    def columns(top: int, bottom: int) -> tuple[int, int]:
+        inked = np.nonzero(piece[top:bottom].any(axis=0))[0]
+        return int(inked[0]), int(inked[-1]) + 1
+
+    top, bottom = max(stretches, key=lambda stretch: counts[stretch[0]:stretch[1]].sum())
+    left, right = columns(top, bottom)
+    for other_top, other_bottom in stretches:
+        other_left, other_right = columns(other_top, other_bottom)
+        overlap = min(right, other_right) - max(left, other_left)
+        if overlap >= 0.5 * min(right - left, other_right - other_left):
+            top, bottom = min(top, other_top), max(bottom, other_bottom)
+    return top, bottom
+
+
+def glyph_boxes(ink: np.ndarray, min_height: float) -> tuple[list[tuple[int, int, int, int]], int]:
+    """The ink boxes (left, right, top, bottom) of the glyphs in a region's ink, left to right:
+    pieces between empty columns whose ink is at least ``min_height`` tall; digits of one number
+    share a height, so shorter marks (letters, dots) are left out. Also how many pieces were
+    left out."""
     columns = ink.any(axis=0)
-    # a one-column gap is a corner the two masks both missed, not the space between glyphs
+    # a one-column gap is a gap of the font between two strokes of a digit (or a corner the
+    # masks missed), not the space between glyphs
     columns[1:-1] |= columns[:-2] & columns[2:]
     if not columns.any():
-        return []
+        return [], 0
     padded = np.concatenate([[False], columns, [False]])
     changes = np.nonzero(np.diff(padded.astype(np.int8)))[0]
-    glyphs = []
     pieces = []
     for left, right in zip(changes[::2], changes[1::2]):
-        pieces.extend(_split_joined(ink[:, left:right], int(left)))
+        pieces.extend(piece for piece in _split_joined(ink[:, left:right], int(left)) if piece[1] > piece[0])
+    boxes = []
     for left, right in pieces:
-        piece = ink[:, left:right]
-        rows = np.nonzero(piece.any(axis=1))[0]
-        top, bottom = rows[0], rows[-1] + 1
+        top, bottom = _main_rows(ink[:, left:right])
         if bottom - top < min_height:
             continue
-        character, confidence = _match(piece[top:bottom])
-        glyphs.append(Glyph(character, confidence, int(left), int(right), int(top), int(bottom)))
-    if glyphs:
-        # digits of one number share a height: drop shorter marks (letters, dots)
-        tallest = max(g.bottom - g.top for g in glyphs)
-        glyphs = [g for g in glyphs if g.bottom - g.top >= 0.75 * tallest]
-    return glyphs
+        inked = np.nonzero(ink[top:bottom, left:right].any(axis=0))[0]
+        boxes.append((int(left + inked[0]), int(left + inked[-1] + 1), top, bottom))
+    if boxes:
+        tallest = max(bottom - top for _, _, top, bottom in boxes)
+        boxes = [box for box in boxes if box[3] - box[2] >= SAME_HEIGHT * tallest]
+    return boxes, len(pieces) - len(boxes)
+
+
+def read_glyphs(ink: np.ndarray, min_height: float) -> list[Glyph]:
+    """The glyphs in a region's ink, left to right (specks of noise left out first)."""
+    ink = _without_specks(np.ascontiguousarray(ink), 0.4 * min_height)
+    boxes, _ = glyph_boxes(ink, min_height)
+    matches = match_glyphs([ink[top:bottom, left:right] for left, right, top, bottom in boxes])
+    return [Glyph(character, confidence, *box) for (character, confidence), box in zip(matches, boxes)]
 
 
 def _number(glyphs: list[Glyph]) -> tuple[int | None, float]:
@@ -689,52 +864,95 @@ def _number(glyphs: list[Glyph]) -> tuple[int | None, float]:
     return int(text), min(g.confidence for g in glyphs)
 
 
-def _grid_bands(geometry: BoardGeometry, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """Masks of the columns near the board's vertical grid lines and the rows near its horizontal
-    ones (where walls can be)."""
-    height, width = shape
-    tolerance = max(1.5, GRID_TOLERANCE * geometry.cell)
-    columns = np.zeros(width, bool)
-    rows = np.zeros(height, bool)
-    for k in range(WIDTH + 1):
-        x = geometry.x_edge(k)
-        columns[max(int(np.floor(x - tolerance)), 0):max(int(np.ceil(x + tolerance)) + 1, 0)] = True
-    for k in range(HEIGHT + 1):
-        y = geometry.y_edge(k)
-        rows[max(int(np.floor(y - tolerance)), 0):max(int(np.ceil(y + tolerance)) + 1, 0)] = True
-    return columns, rows
+def read_numbers(ink: np.ndarray, regions: list[tuple[int, int, int, int]], min_height: float,
+                 only_digits: bool = True) -> list[tuple[int | None, float]]:
+    """The number written in each region (x0, y0, x1, y1) of the ink and how sure; the glyphs of
+    all regions are matched together. With ``only_digits`` the region holds nothing else, so a
+    piece of ink left out (too short for a digit) makes its number doubtful."""
+    height, width = ink.shape
+    crops, owners = [], []
+    found: list[list[Glyph]] = []
+    left_out = []
+    for index, (x0, y0, x1, y1) in enumerate(regions):
+        region = ink[max(y0, 0):min(y1, height), max(x0, 0):min(x1, width)]
+        boxes, dropped = glyph_boxes(region, min_height) if region.size else ([], 0)
+        found.append([])
+        left_out.append(dropped)
+        for left, right, top, bottom in boxes:
+            crops.append(region[top:bottom, left:right])
+            owners.append((index, (left, right, top, bottom)))
+    for (character, confidence), (index, box) in zip(match_glyphs(crops), owners):
+        found[index].append(Glyph(character, confidence, *box))
+    numbers = []
+    for glyphs, dropped in zip(found, left_out):
+        number, sure = _number(glyphs)
+        numbers.append((number, min(sure, LEFT_OUT_CONFIDENCE) if only_digits and dropped else sure))
+    return numbers
 
 
-def stroke_ink(grey: np.ndarray, masks: LineMasks, geometry: BoardGeometry) -> np.ndarray:
+#: The confidence of a number when some ink beside its digits was left out.
+LEFT_OUT_CONFIDENCE = 0.3
+
+
+def _ridge(grey: np.ndarray, vertical: bool, offset: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """After a blur along the lines of one direction: how much brighter each pixel is than the
+    mean of the pixels ``offset`` away on both sides, and than the brighter of them (int16),
+    and the blurred image."""
+    blurred = cv2.blur(grey, (1, LINE_BLUR) if vertical else (LINE_BLUR, 1))
+    kernel = np.zeros(2 * offset + 1, np.float32)
+    kernel[0] = kernel[-1] = -0.5
+    kernel[offset] = 1.0
+    ridge = cv2.filter2D(blurred, cv2.CV_16S, kernel.reshape((1, -1) if vertical else (-1, 1)),
+                         borderType=cv2.BORDER_REPLICATE)
+    brightest_side = cv2.dilate(blurred, _side_kernel(vertical, offset), borderType=cv2.BORDER_REPLICATE)
+    return ridge, cv2.subtract(blurred, brightest_side), blurred
+
+
+def stroke_ink(grey: np.ndarray, walls: Walls, geometry: BoardGeometry, offset: int = LINE_OFFSET) -> np.ndarray:
     """Strokes that are not walls: the digits' bars (and whatever short lines annotations add).
-    The line masks are made again with a shorter blur, so the gap between two digits' bars stays
-    open, and only pieces of at least STROKE_RUN cells along their direction are kept, so what
-    the hatching leaves (diagonal steps) goes."""
-    cell = geometry.cell
-    length = max(3, int(round(STROKE_RUN * cell)))
-    vertical = _line_mask(grey, True, STROKE_BLUR)
-    horizontal = _line_mask(grey, False, STROKE_BLUR)
-    vertical = cv2.morphologyEx(vertical.view(np.uint8), cv2.MORPH_OPEN, np.ones((length, 1), np.uint8)).view(bool)
-    horizontal = cv2.morphologyEx(horizontal.view(np.uint8), cv2.MORPH_OPEN, np.ones((1, length), np.uint8)).view(bool)
-    # walls are long runs on grid lines (digits of the header may join into long runs, off them)
-    columns, rows = _grid_bands(geometry, grey.shape)
-    vertical_walls = masks.walls(True, cell) & columns[None, :]
-    horizontal_walls = masks.walls(False, cell) & rows[:, None]
-    return (vertical & ~vertical_walls) | (horizontal & ~horizontal_walls)
+
+    A stroke pixel is, after a blur along the stroke, a ridge: brighter than the mean of the
+    pixels ``offset`` away on both sides by STROKE_CONTRAST times what the walls are (digits
+    and walls are drawn in the same grey, and both fade alike when a small board is enlarged),
+    and brighter than each side by a third of that (not the edge of something bright); and it is
+    solid: at least SOLID times its blurred brightness (the dark gap between two digits' bars,
+    which the blur bridges, is not). Only pieces of at least STROKE_RUN cells along their
+    direction are kept, so what the hatching leaves (diagonal steps) goes, and then pieces too
+    small to be part of a digit."""
+    length = max(3, int(round(STROKE_RUN * geometry.cell)))
+    masks = []
+    for vertical, wall in ((True, walls.vertical), (False, walls.horizontal)):
+        ridge, above_sides, blurred = _ridge(grey, vertical, offset)
+        on_walls = ridge[wall]
+        contrast = max(STROKE_CONTRAST * (float(np.median(on_walls)) if on_walls.size else 60.0), LEAST_CONTRAST)
+        mask = ((ridge > contrast) & (above_sides > contrast / 3) & ~wall
+                & (grey.astype(np.float32) >= SOLID * blurred))
+        run = np.ones((length, 1) if vertical else (1, length), np.uint8)
+        masks.append(cv2.morphologyEx(mask.view(np.uint8), cv2.MORPH_OPEN, run))
+    return _without_specks(cv2.bitwise_or(*masks).view(bool), SPECK * geometry.cell)
 
 
-def read_block_number(ink: np.ndarray, geometry: BoardGeometry, box: tuple[int, int, int, int]) -> tuple[int | None, float]:
-    """The number written in the middle of a point block, and how sure."""
+#: Digit strokes: how much brighter than their sides for the walls' ridge (share; never less
+#: than LEAST_CONTRAST grey levels), and the least share of its blurred brightness a stroke's
+#: pixel has.
+STROKE_CONTRAST = 0.5
+LEAST_CONTRAST = 12
+SOLID = 0.6
+#: Ink pieces smaller than this (in cells, both ways) are not part of a digit.
+SPECK = 0.07
+#: A number's digits are at least this tall (in cells), in a point block and in the header.
+DIGIT_HEIGHT = 0.18
+HEADER_DIGIT_HEIGHT = 0.2
+
+
+def block_number_region(geometry: BoardGeometry, box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """Where the number of a point block is written: the middle of the block (x0, y0, x1, y1)."""
     x, y, w, h = box
     cell = geometry.cell
     centre_y = geometry.y_edge(y + h / 2)
-    x0 = int(round(geometry.x_edge(x) + 0.06 * cell))
-    x1 = int(round(geometry.x_edge(x + w) - 0.06 * cell))
-    y0 = int(round(centre_y - min(0.3, h / 2 - 0.06) * cell))
-    y1 = int(round(centre_y + min(0.3, h / 2 - 0.06) * cell))
-    height, width = ink.shape
-    region = ink[max(y0, 0):min(y1, height), max(x0, 0):min(x1, width)]
-    return _number(read_glyphs(region, 0.18 * cell))
+    half = min(0.3, h / 2 - 0.06) * cell
+    return (int(round(geometry.x_edge(x) + 0.06 * cell)), int(round(centre_y - half)),
+            int(round(geometry.x_edge(x + w) - 0.06 * cell)), int(round(centre_y + half)))
 
 
 # -- header --------------------------------------------------------------------------------------
@@ -758,70 +976,56 @@ class Header:
     figure_confidence: float
 
 
-def read_header(grey: np.ndarray, ink: np.ndarray, geometry: BoardGeometry) -> Header:
-    """Score (left of the figure), split count (right of it) and the figure's arms."""
+def header_regions(geometry: BoardGeometry, shape: tuple[int, int]) -> tuple[tuple[int, int, int, int], ...] | None:
+    """The header's score, figure and split count regions (x0, y0, x1, y1), or None when the
+    image has no room above the board."""
     cell = geometry.cell
-    height, width = grey.shape
+    height, width = shape
     y0 = max(int(round(geometry.top - HEADER_BAND[0] * cell)), 0)
     y1 = max(int(round(geometry.top - HEADER_BAND[1] * cell)), 0)
+    if y1 - y0 < 0.3 * cell:
+        return None
     left = max(int(round(geometry.left)), 0)
     right = min(int(round(geometry.right)), width)
     middle = (geometry.left + geometry.right) / 2
     figure_left = int(round(middle - FIGURE_HALF_WIDTH * cell))
     figure_right = int(round(middle + FIGURE_HALF_WIDTH * cell))
-    if y1 - y0 < 0.3 * cell:
-        return Header(None, 0.0, None, 0.0, None, 0.0)
-    score, score_confidence = _number(read_glyphs(ink[y0:y1, left:max(figure_left, left)], 0.2 * cell))
-    splits, splits_confidence = _number(read_glyphs(ink[y0:y1, min(figure_right, right):right], 0.2 * cell))
+    return ((left, y0, max(figure_left, left), y1), (max(figure_left, 0), y0, min(figure_right, width), y1),
+            (min(figure_right, right), y0, right, y1))
 
-    figure = grey[y0:y1, max(figure_left, 0):min(figure_right, width)] > FIGURE_GREY
+
+def read_figure(grey: np.ndarray, region: tuple[int, int, int, int], cell: float) -> tuple[str | None, float]:
+    """The figure's arms: out ("H", a horizontal split next) or up ("V"), and how sure."""
+    x0, y0, x1, y1 = region
+    figure = grey[y0:y1, x0:x1] > FIGURE_GREY
     figure = _without_specks(figure, 0.1 * cell)
-    arms, arms_confidence = None, 0.0
-    if figure.any():
-        rows = np.nonzero(figure.any(axis=1))[0]
-        columns = np.nonzero(figure.any(axis=0))[0]
-        aspect = (columns[-1] - columns[0] + 1) / (rows[-1] - rows[0] + 1)
-        arms = "H" if aspect >= ARMS_OUT_ASPECT else "V"
-        arms_confidence = float(np.clip(abs(aspect - ARMS_OUT_ASPECT) / 0.2, 0.0, 1.0))
-    return Header(score, score_confidence, splits, splits_confidence, arms, arms_confidence)
+    if not figure.any():
+        return None, 0.0
+    rows = np.nonzero(figure.any(axis=1))[0]
+    columns = np.nonzero(figure.any(axis=0))[0]
+    aspect = (columns[-1] - columns[0] + 1) / (rows[-1] - rows[0] + 1)
+    return ("H" if aspect >= ARMS_OUT_ASPECT else "V"), float(np.clip(abs(aspect - ARMS_OUT_ASPECT) / 0.2, 0.0, 1.0))
 
 
 # -- reading -------------------------------------------------------------------------------------
-@dataclasses.dataclass(frozen=True)
-class ReadingImage:
-    """The board and its header cut from the caller's image and scaled to READ_CELL pixels a
-    cell: ``origin`` is the cut's top-left corner in the caller's pixels, ``factor`` the scale."""
-
-    bgr: np.ndarray
-    origin: tuple[int, int]
-    factor: float
-    geometry: BoardGeometry
-
-
-def _reading_image(bgr: np.ndarray, found: BoardGeometry) -> ReadingImage:
-    """Cut the board found (in the caller's pixels) with a cell of margin above for the header."""
-    height, width = bgr.shape[:2]
-    cell = found.cell
-    x0 = max(int(np.floor(found.left - 0.3 * cell)), 0)
-    x1 = min(int(np.ceil(found.right + 0.3 * cell)), width)
-    y0 = max(int(np.floor(found.top - 1.0 * cell)), 0)
-    y1 = min(int(np.ceil(found.bottom + 0.3 * cell)), height)
-    factor = min(1.0, READ_CELL / cell)
-    cut = bgr[y0:y1, x0:x1]
-    scaled = cut if factor == 1.0 else cv2.resize(cut, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
-    geometry = BoardGeometry((found.left - x0) * factor, (found.top - y0) * factor, cell * factor)
-    return ReadingImage(scaled, (x0, y0), factor, geometry)
-
-
 def _no_board(bgr: np.ndarray, reason: str) -> NoBoardFound:
     """NoBoardFound, saying so when the image is the game's end screen (and what it shows)."""
     end_screen = read_end_screen(bgr)
     if end_screen is None:
         return NoBoardFound(reason)
-    error = NoBoardFound(f"the SPL-T end screen (score {end_screen['score']}, "
-                         f"{end_screen['splits']} splits), no board visible")
-    error.diagnostics = {"end_screen": end_screen}
-    return error
+    return NoBoardFound(f"the SPL-T end screen (score {end_screen['score']}, {end_screen['splits']} splits), "
+                        "no board visible", {"end_screen": end_screen})
+
+
+def locate(bgr: np.ndarray) -> tuple[Candidate, BoardGeometry]:
+    """The board found on a small copy of the image, and its geometry in the image's pixels."""
+    small, shrink = _working_copy(bgr)
+    grey, _ = _grey_and_colour(small)
+    found = find_board(line_masks(grey), grey.shape)
+    if found is None or found.coherence < MIN_COHERENCE:
+        raise _no_board(bgr, "no 8 x 16 grid of box walls found")
+    first = found.geometry
+    return found, BoardGeometry(first.left / shrink, first.top / shrink, first.cell / shrink)
 
 
 def read(image: np.ndarray, previous: State | None = None) -> Reading:
@@ -830,37 +1034,31 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     bgr = as_bgr(image)
     if min(bgr.shape[:2]) < 2 * 2 * LINE_OFFSET + 1:
         raise NoBoardFound("the image is too small to hold an SPL-T board")
-    small, shrink = _working_copy(bgr)
-    grey, _ = _grey_and_colour(small)
-    found = find_board(line_masks(grey), grey.shape)
-    if found is None or found.coherence < MIN_COHERENCE:
-        raise _no_board(bgr, "no 8 x 16 grid of box walls found")
-    first = found.geometry
-    board = _reading_image(bgr, BoardGeometry(first.left / shrink, first.top / shrink, first.cell / shrink))
-
-    grey, coloured = _grey_and_colour(board.bgr)
-    masks = line_masks(grey)
-    geometry = _refine(masks, board.geometry)
-    cells = classify_cells(grey, coloured, geometry)
-    walls = measure_walls(masks, geometry)
+    found, in_caller = locate(bgr)
+    board = normal_board(bgr, in_caller)
+    grey = board.grey
+    offset = board.line_offset
+    vertical, horizontal = _line_mask(grey, True, offset), _line_mask(grey, False, offset)
+    geometry = fit_grid(vertical, horizontal, board.geometry)
+    cells = classify_cells(grey, board.coloured, geometry)
+    walls = find_walls(vertical, horizontal, geometry, offset)
     shapes = group_boxes(cells, walls)
-    ink = stroke_ink(grey, masks, geometry)
+    ink = stroke_ink(grey, walls, geometry, offset)
     confidence = shapes.confidence.copy()
     problems = list(shapes.problems)
 
-    boxes: list[list[int]] = []
-    for (x, y, w, h), kind in zip(shapes.boxes, shapes.kinds):
-        points = 0
-        if kind == POINT:
-            number, sure = read_block_number(ink, geometry, (x, y, w, h))
-            number, sure = _settle_number(number, sure, (x, y, w, h), previous)
-            if number is None or number == 0:
-                problems.append(f"the number of the point block at ({x},{y}) could not be read")
-                number, sure = max(number or 0, 1), 0.0
-            points = number
-            confidence[y:y + h, x:x + w] = np.minimum(confidence[y:y + h, x:x + w], sure)
-        boxes.append([x, y, w, h, points])
-    boxes.sort(key=lambda box: (box[1], box[0]))
+    points = [box for box, kind in zip(shapes.boxes, shapes.kinds) if kind == POINT]
+    numbers = read_numbers(ink, [block_number_region(geometry, box) for box in points], DIGIT_HEIGHT * geometry.cell)
+    read_points = {}
+    for (x, y, w, h), (number, sure) in zip(points, numbers):
+        number, sure = _settle_number(number, sure, (x, y, w, h), previous)
+        if number is None or number == 0:
+            problems.append(f"the number of the point block at ({x},{y}) could not be read")
+            number, sure = max(number or 0, 1), 0.0
+        read_points[(x, y, w, h)] = number
+        confidence[y:y + h, x:x + w] = np.minimum(confidence[y:y + h, x:x + w], sure)
+    boxes = sorted(([x, y, w, h, read_points.get((x, y, w, h), 0)] for x, y, w, h in shapes.boxes),
+                   key=lambda box: (box[1], box[0]))
 
     header = read_header(grey, ink, geometry)
     splits, splits_from = header.splits, "header"
@@ -875,19 +1073,16 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
 
     if splits_from != "unknown":
         for box in boxes:
-            x, y, w, h, points = box
-            if points > splits:  # a block is numbered with the split count when it is made
-                problems.append(f"the point block at ({x},{y}) reads {points}, more than the {splits} splits")
+            x, y, w, h, value = box
+            if value > splits:  # a block is numbered with the split count when it is made
+                problems.append(f"the point block at ({x},{y}) reads {value}, more than the {splits} splits")
                 box[4] = max(splits, 1)
                 confidence[y:y + h, x:x + w] = 0.0
     state = _engine_state(boxes, max(splits, max((box[4] for box in boxes), default=0)), score)
     voids = [[x, y] for x, y in shapes.voids]
     cells_json = {"boxes": boxes, "voids": voids, "splits": splits, "score": score}
-    scale = shrink  # geometry in the caller's pixels
     diagnostics: dict[str, Any] = {
-        "board_px": {"left": round(board.origin[0] + geometry.left / board.factor, 1),
-                     "top": round(board.origin[1] + geometry.top / board.factor, 1),
-                     "cell": round(geometry.cell / board.factor, 2)},
+        "board_px": board.in_caller_pixels(geometry),
         "grid_coherence": round(found.coherence, 3),
         "score": header.score, "score_confidence": round(header.score_confidence, 3),
         "splits": header.splits, "splits_confidence": round(header.splits_confidence, 3),
@@ -898,9 +1093,20 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
         "next_by_parity": parity,
         "problems": problems,
     }
-    del scale
     diagnostics["ms"] = round((time.perf_counter() - started) * 1000, 1)
     return Reading(GAME, state, cells_json, confidence, diagnostics)
+
+
+def read_header(grey: np.ndarray, ink: np.ndarray, geometry: BoardGeometry) -> Header:
+    """Score (left of the figure), split count (right of it) and the figure's arms."""
+    regions = header_regions(geometry, grey.shape)
+    if regions is None:
+        return Header(None, 0.0, None, 0.0, None, 0.0)
+    score_region, figure_region, splits_region = regions
+    (score, score_confidence), (splits, splits_confidence) = read_numbers(
+        ink, [score_region, splits_region], HEADER_DIGIT_HEIGHT * geometry.cell, only_digits=False)
+    figure, figure_confidence = read_figure(grey, figure_region, geometry.cell)
+    return Header(score, score_confidence, splits, splits_confidence, figure, figure_confidence)
 
 
 def _settle_number(number: int | None, sure: float, box: tuple[int, int, int, int],
@@ -949,8 +1155,7 @@ def read_end_screen(bgr: np.ndarray) -> dict[str, int] | None:
     board), or None if the image is not one."""
     small, _ = _working_copy(bgr)
     grey, _ = _grey_and_colour(small)
-    masks = line_masks(grey)
-    ink = _without_specks(masks.vertical | masks.horizontal, max(3.0, 0.01 * grey.shape[0]))
+    ink = _without_specks(_line_mask(grey, True) | _line_mask(grey, False), max(3.0, 0.01 * grey.shape[0]))
     lines = []
     for top, bottom in _text_lines(ink, max(6, int(0.02 * grey.shape[0]))):
         glyphs = read_glyphs(ink[top:bottom], 0.5 * (bottom - top))
