@@ -4,14 +4,16 @@ board (spec 5), at any scale, with page or window around it.
 
 How it reads:
 
-1. **The lattice.** Boulders sit on a regular grid, so the image's edge profiles (the mean
-   gradient per column and per row) repeat with the boulder pitch: the pitch is the shortest
-   autocorrelation peak whose first multiples are peaks too. The cell boundaries are the gaps: thin
+1. **The lattice.** Boulders sit on a regular grid, so in the image's busiest region (the board,
+   with page or window around it) the edge profiles (how much of each column and row is a strong
+   edge) repeat with the boulder pitch: the pitch is the shortest autocorrelation peak whose first
+   multiples are peaks too. The cell boundaries are the gaps: thin
    lines lighter than the dark outlines on both sides of them, which run the whole board. Starting
    from the strongest gap, the reader steps by the pitch to the strongest gap near each next place
    and fits a straight line through them (sub-pixel pitch, no drift over eighteen columns). A
-   lattice whose cells are not about 1.5 times as wide as tall is no board. Rows x columns are not
-   assumed: they are the block of lattice cells that hold boulders.
+   lattice whose cells are not about 1.5 times as wide as tall is no board. Small boulders (a
+   board in a full-screen screenshot) are looked for again on a larger copy. Rows x columns are
+   not assumed: they are the block of lattice cells that hold boulders.
 2. **The cells**, every whole lattice cell of the image, are resampled to one size
    (``CELL_WIDTH`` x ``CELL_HEIGHT``), so everything after this works at any scale.
 3. **Colours.** A boulder's colour is the median Lab colour of its central patch (the stones are
@@ -68,8 +70,12 @@ from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
 GAME = "destructo"
 
 # -- the lattice
-#: The lattice is searched on a copy whose longer side is at most this (for speed).
-WORK_SIDE = 720
+#: The lattice is searched on a copy whose longer side is at most this (for speed), then on a
+#: larger one if that fails.
+WORK_SIDES = (720, 1440)
+#: Boulders shorter than this on the working copy are looked for again on a copy where they are
+#: this tall.
+FINE_PITCH = 40
 #: The smallest pitch (working pixels) searched: smaller boulders cannot be read.
 SHORTEST_PITCH = 7
 #: How many multiples of a lag the period search checks, and how strongly they must repeat.
@@ -105,8 +111,11 @@ WASH_PENALTY = 3.0
 #: Distances (Lab units) above which a cell matches no colour, or is no empty cell.
 FARTHEST_COLOUR = 26.0
 FARTHEST_EMPTY = 20.0
-#: A boulder's sides (all but the faintest) are darker than its centre by this (grey levels).
+#: A boulder's sides (all but the faintest) are darker than its centre by this (grey levels); by
+#: RING_FAINT at least when its colour is as close as CLOSE_COLOUR (Lab units).
 RING_DARKER = 25.0
+RING_FAINT = 12.0
+CLOSE_COLOUR = 8.0
 #: An icon is found when its template is nearer (RMS Lab) than every plain stone's and nearer than
 #: FARTHEST_ICON. A cell without an outline (an Indestructible boulder is as dark as its outline)
 #: needs its icon STANDALONE_ICON times nearer than a plain stone.
@@ -194,10 +203,15 @@ class Lattice:
 
 
 def _edge_profile(grey: np.ndarray, axis: int) -> np.ndarray:
-    """The mean gradient across each column (axis 1: vertical edges) or row (axis 0)."""
+    """How much of each column (axis 1: vertical edges) or row (axis 0) is a strong edge (above
+    the region's upper quartile): the boulders' sides run the board's whole height, a texture's
+    cracks only a little of it."""
     if axis == 1:
-        return np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)).mean(axis=0)
-    return np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)).mean(axis=1)
+        gradient = np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3))
+    else:
+        gradient = np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3))
+    strong = gradient > np.percentile(gradient, 75)
+    return strong.mean(axis=0 if axis == 1 else 1).astype(np.float32)
 
 
 def _gap_profile(grey: np.ndarray, axis: int, reach: int) -> np.ndarray:
@@ -298,26 +312,69 @@ def _line(points: dict[int, float]) -> tuple[float, float]:
 
 
 def find_lattice(bgr: np.ndarray) -> Lattice:
-    """The boulder lattice of the image, covering every whole cell in it; NoBoardFound if none."""
+    """The boulder lattice of the image, covering every whole cell in it; NoBoardFound if none.
+    Searched on a copy at most WORK_SIDES[0] pixels long, else on a larger one; small boulders
+    (a board in a large screenshot) are searched again on a copy where they are FINE_PITCH pixels
+    tall, so that the gaps between them are found to the pixel."""
     height, width = bgr.shape[:2]
-    scale = min(1.0, WORK_SIDE / max(height, width))
+    failure = None
+    for side in WORK_SIDES:
+        scale = min(1.0, side / max(height, width))
+        try:
+            lattice = _lattice_at(bgr, scale)
+        except NoBoardFound as error:
+            failure = failure or error
+            if scale == 1.0:
+                break
+            continue
+        if lattice.pitch_y * scale < FINE_PITCH and scale < 1.0:
+            try:
+                return _lattice_at(bgr, min(1.0, FINE_PITCH / lattice.pitch_y))
+            except NoBoardFound:
+                pass
+        return lattice
+    raise failure
+
+
+def _busy_box(grey: np.ndarray) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1) of the image's largest busy region (dense edges: the board, in a
+    screenshot with page or window around it)."""
+    edges = np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0)) + np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1))
+    size = max(3, int(0.04 * max(grey.shape)))
+    density = cv2.blur(edges, (size, size))
+    busy = (density > 0.5 * np.percentile(density, 99)).astype(np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(busy, connectivity=8)
+    if count < 2:
+        return 0, 0, grey.shape[1], grey.shape[0]
+    x, y, w, h = stats[1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA])), :4]
+    if min(w, h) < 3 * SHORTEST_PITCH:
+        return 0, 0, grey.shape[1], grey.shape[0]
+    return (max(0, x - size // 2), max(0, y - size // 2), min(grey.shape[1], x + w + size // 2),
+            min(grey.shape[0], y + h + size // 2))
+
+
+def _lattice_at(bgr: np.ndarray, scale: float) -> Lattice:
+    """The lattice found on a copy of the image scaled by ``scale``, in the image's pixels."""
+    height, width = bgr.shape[:2]
     work = cv2.resize(bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else bgr
     grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY).astype(np.float32)
     if min(grey.shape) < 3 * SHORTEST_PITCH:
         raise NoBoardFound(f"the image ({width} x {height} px) is too small to hold a board")
     if float(grey.std()) < 2.0:
         raise NoBoardFound("the image is uniform: no boulders")
-    period_x, period_y = _period(_edge_profile(grey, 1)), _period(_edge_profile(grey, 0))
+    x0, y0, x1, y1 = _busy_box(grey)
+    region = grey[y0:y1, x0:x1]
+    period_x, period_y = _period(_edge_profile(region, 1)), _period(_edge_profile(region, 0))
     if period_x is None or period_y is None:
         raise NoBoardFound("no repeating grid of boulders (the image does not repeat across or down)")
     reach = max(2, round(GAP_REACH * period_y))
-    left, pitch_x = _boundaries(_gap_profile(grey, 1, reach), period_x)
-    top, pitch_y = _boundaries(_gap_profile(grey, 0, reach), period_y)
+    left, pitch_x = _boundaries(_gap_profile(region, 1, reach), period_x)
+    top, pitch_y = _boundaries(_gap_profile(region, 0, reach), period_y)
     aspect = pitch_x / pitch_y
     if not ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1]:
         raise NoBoardFound(f"the repeating cells are {pitch_x / scale:.0f} x {pitch_y / scale:.0f} px (width over "
                            f"height {aspect:.2f}); boulders are about 1.5 times as wide as tall")
-    left, top, pitch_x, pitch_y = left / scale, top / scale, pitch_x / scale, pitch_y / scale
+    left, top, pitch_x, pitch_y = (left + x0) / scale, (top + y0) / scale, pitch_x / scale, pitch_y / scale
     slack_x, slack_y = 0.06 * pitch_x, 0.06 * pitch_y  # a cell may stick out of the image this much
     first_x = left - np.floor((left + slack_x) / pitch_x) * pitch_x
     first_y = top - np.floor((top + slack_y) / pitch_y) * pitch_y
@@ -533,7 +590,8 @@ def match_icons(pictures: np.ndarray, contrast: np.ndarray | None = None) -> Ico
         return np.clip((vectors ** 2).sum(1)[:, None] + template_norms - 2 * products, 0, None)
 
     distance = squared(_windows(lab, ((0, 0),))[0])
-    unsure = np.nonzero(distance[:, ~is_plain].min(axis=1) < PLAIN_UNSHIFTED ** 2 * distance[:, is_plain].min(axis=1))[0]
+    nearest_icon, nearest_plain = distance[:, ~is_plain].min(axis=1), distance[:, is_plain].min(axis=1)
+    unsure = np.nonzero(nearest_icon < PLAIN_UNSHIFTED ** 2 * nearest_plain)[0]
     if len(unsure):  # one product for every shift of them
         flat = _windows(lab[unsure], SHIFTS).reshape(len(SHIFTS) * len(unsure), size)
         distance[unsure] = squared(flat).reshape(len(SHIFTS), len(unsure), -1).min(axis=0)
@@ -729,7 +787,8 @@ def _classify(features: CellFeatures, shape: tuple[int, int], rendering: str | N
         icons.icon[near_board], icons.plain[near_board], icons.found[near_board] = matched.icon, matched.plain, \
             matched.found
         icons = dataclasses.replace(icons, kind=list(kinds))
-    boulder = (outlined & ((best < FARTHEST_COLOUR) | icons.found)) | (
+    faintly_outlined = features.ring > RING_FAINT  # small boulders, brown outlines: a close colour vouches
+    boulder = (outlined & ((best < FARTHEST_COLOUR) | icons.found)) | (faintly_outlined & (best < CLOSE_COLOUR)) | (
         icons.found & (icons.icon < STANDALONE_ICON * icons.plain))
     empty = ~boulder & (match.empty < FARTHEST_EMPTY)
     carriers = match_colours(features.sides, features.dark, match.rendering, outlined)

@@ -81,7 +81,8 @@ def test_real_crop_read_cell_for_cell(truth, crops, name):
     # the four colours of levels 1-2 (spec 1.3): the lowest level holding them
     assert reading.state.level == 1 and "lowest level" in reading.diagnostics["level"]
     letters = {"grey": "a", "green": "g", "blue": "b", "orange": "o", None: "."}
-    assert reading.state.board == parse_board("\n".join(" ".join(letters[cell] for cell in row) for row in case.expected))
+    text = "\n".join(" ".join(letters[cell] for cell in row) for row in case.expected)
+    assert reading.state.board == parse_board(text)
 
 
 def test_confidence_is_a_margin_not_a_constant(crops):
@@ -191,6 +192,43 @@ def test_sprites_on_a_real_board(reference_data, transcription, truth, crops, fa
     reading = read("destructo", resized(image, factor))
     assert reading.cells == expected
     assert {tuple(p["cell"]) for p in reading.diagnostics["power_ups"]} == set(places)
+
+
+@pytest.mark.parametrize("native", [1.0, 0.8])
+def test_full_size_board_in_a_full_screen(reference_data, transcription, truth, crops, native):
+    """A 12 x 14 board at the game's own size (boulders 69 x 47 px, or 0.8 of that) laid out from
+    the 'before' crop's boulders, the nine sprites among them at their own size, framed on a
+    1920 x 1080 page: every cell and every sprite read."""
+    box = transcription["blocks_before.png"]["cell_px"]
+    grid = truth["blocks_before.png"].expected
+    height, width = round(47 * native), round(69 * native)
+    rng = np.random.default_rng(5)
+    board = np.zeros((12 * height, 14 * width, 3), np.uint8)
+    expected = []
+    for r in range(12):
+        expected.append([])
+        for c in range(14):
+            source_row, source_column = (int(v) for v in rng.integers(5, size=2))
+            x, y = box["left"] - 2 + source_column * box["pitch_x"], box["top"] - 2 + source_row * box["pitch_y"]
+            boulder = crops["blocks_before.png"][y:y + box["pitch_y"], x:x + box["pitch_x"]]
+            board[r * height:(r + 1) * height, c * width:(c + 1) * width] = cv2.resize(
+                boulder, (width, height), interpolation=cv2.INTER_AREA)
+            expected[-1].append(grid[source_row][source_column])
+    sprites = [file for file in sorted(transcription["sprites"]) if not file.startswith("_")]
+    for number, file in enumerate(sprites):
+        r, c = 2 + number, (3 * number) % 14
+        sprite = cv2.resize(load(reference_data / "destructo" / file), (width - 2, height - 2),
+                            interpolation=cv2.INTER_AREA)
+        board[r * height + 1:(r + 1) * height - 1, c * width + 1:(c + 1) * width - 1] = sprite
+        entry = transcription["sprites"][file]
+        power = POWERS[entry["power_up"]]
+        expected[r][c] = power if power in COLOURLESS else f"{CARRIERS[entry['carrier']]} {power}"
+    page = np.full((1080, 1920, 3), (215, 235, 245), np.uint8)
+    cv2.rectangle(page, (386, 186), (414 + board.shape[1], 214 + board.shape[0]), (50, 90, 140), -1)
+    page[200:200 + board.shape[0], 400:400 + board.shape[1]] = board
+    reading = read("destructo", page)
+    assert reading.cells == expected
+    assert reading.doubtful == []
 
 
 # -- Kibitz's own board ---------------------------------------------------------------------------
