@@ -103,3 +103,23 @@ def test_2048_follows_a_seeded_game_drawn_by_our_view():
     played, follower = follow(game, start, frames)
     assert played == line
     assert follower.state == states[-1]
+
+
+def test_destructo_follows_a_seeded_level_drawn_by_our_view():
+    game = GAMES["destructo"]
+    rng = np.random.default_rng(5)
+    state = game.initial_state()
+    state = game.apply_chance(state, game.sample_chance(state, rng)).state  # level 1's board
+    start, line, states = state, [], []
+    for _ in range(10):
+        clicks = game.legal_moves(state)
+        click = clicks[int(rng.integers(len(clicks)))]
+        state = game.play(state, click).state
+        line.append(click)
+        states.append(state)
+        if game.is_chance_node(state) or game.is_over(state):
+            break
+    frames = [render_board("destructo", s, (640, 480), noise=2, seed=i) for i, s in enumerate(states)]
+    played, follower = follow(game, start, frames)
+    assert played == line  # legal moves name each group by one boulder, the same on both sides
+    assert follower.state.board == states[-1].board and follower.state.score == states[-1].score
