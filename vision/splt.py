@@ -56,12 +56,10 @@ from vision.reading import NoBoardFound, Reading
 
 GAME = "splt"
 
-#: The board is looked for on a copy of the image shrunk to about this many pixels (for speed).
-FIND_PIXELS = 300_000
-#: Then the board (with its header) is cut from the full image and read at the image's own
-#: resolution (resampling blurs the one-pixel strokes into the hatching), unless its cells are
-#: more than READ_CELL pixels: then it is shrunk to that.
-READ_CELL = 64.0
+#: The board is looked for on a copy of the image shrunk to at most this many pixels (for
+#: speed), then, if none is found there, on a larger one (the hatching of a small copy can hide
+#: its walls); it is then read on a copy of its own part at NORMAL_CELL.
+FIND_PIXELS = (150_000, 300_000)
 #: Line masks: the blur along the line, the distance of the neighbours compared and the margin.
 LINE_BLUR = 5
 LINE_OFFSET = 2
@@ -143,22 +141,41 @@ class LineMasks:
 
 
 # -- working image and masks ---------------------------------------------------------------------
-def _working_copy(bgr: np.ndarray, most_pixels: int = FIND_PIXELS) -> tuple[np.ndarray, float]:
+def _shrunk(image: np.ndarray, step: int) -> np.ndarray:
+    """``image`` shrunk by the whole factor ``step`` (area averaging; cut to a multiple of the
+    step first, which OpenCV does much faster than any other factor)."""
+    height, width = image.shape[:2]
+    image = image[:height - height % step, :width - width % step]
+    return cv2.resize(image, (width // step, height // step), interpolation=cv2.INTER_AREA)
+
+
+def _working_copy(bgr: np.ndarray, most_pixels: int = FIND_PIXELS[-1]) -> tuple[np.ndarray, float]:
+    """The image's grey levels (annotation colours blacked out) shrunk by area averaging to at
+    most ``most_pixels``, and the factor (a big image is first shrunk by a whole factor, which
+    is fast, to no less than 1.5 times that)."""
     pixels = bgr.shape[0] * bgr.shape[1]
-    if pixels <= most_pixels:
-        return bgr, 1.0
-    factor = (most_pixels / pixels) ** 0.5
-    return cv2.resize(bgr, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA), factor
+    step = int(np.sqrt(pixels / (1.5 * most_pixels)))
+    small = _shrunk(bgr, step) if step >= 2 else bgr
+    grey, _ = _grey_and_colour(small)
+    factor = 1.0 / max(step, 1)
+    if grey.shape[0] * grey.shape[1] > most_pixels:
+        more = (most_pixels / (grey.shape[0] * grey.shape[1])) ** 0.5
+        size = (max(int(round(grey.shape[1] * more)), 1), max(int(round(grey.shape[0] * more)), 1))
+        factor *= size[0] / grey.shape[1]
+        grey = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
+    return grey, factor
 
 
 def _grey_and_colour(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The grey levels with annotation colours blacked out, and the mask of those colours
     (spread between the largest and smallest channel: the game draws only greys)."""
-    spread = cv2.subtract(cv2.max(cv2.max(bgr[..., 0], bgr[..., 1]), bgr[..., 2]),
-                          cv2.min(cv2.min(bgr[..., 0], bgr[..., 1]), bgr[..., 2]))
+    bgr = np.ascontiguousarray(bgr)
+    blue, green, red = cv2.split(bgr)
+    spread = cv2.subtract(cv2.max(cv2.max(blue, green), red), cv2.min(cv2.min(blue, green), red))
     coloured = spread > ANNOTATION_SPREAD
     grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
-    grey[coloured] = 0
+    if coloured.any():
+        grey[coloured] = 0
     return grey, coloured
 
 
@@ -204,9 +221,12 @@ def _runs(mask: np.ndarray, vertical: bool) -> Runs:
 
 
 def line_masks(grey: np.ndarray) -> LineMasks:
-    """The line masks and their runs."""
-    vertical = _line_mask(grey, True)
-    horizontal = _line_mask(grey, False)
+    """The line masks and their runs; only straight pieces of at least LINE_BLUR pixels are
+    kept (what the hatching leaves next to a wall would make it look wider than a line)."""
+    vertical = cv2.morphologyEx(_line_mask(grey, True).view(np.uint8), cv2.MORPH_OPEN,
+                                np.ones((LINE_BLUR, 1), np.uint8)).view(bool)
+    horizontal = cv2.morphologyEx(_line_mask(grey, False).view(np.uint8), cv2.MORPH_OPEN,
+                                  np.ones((1, LINE_BLUR), np.uint8)).view(bool)
     return LineMasks(vertical, horizontal, _runs(vertical, True), _runs(horizontal, False))
 
 
@@ -233,6 +253,14 @@ def _coherence(positions: np.ndarray, weights: np.ndarray, cell: float) -> tuple
     return float(abs(phasor)), float(offset)
 
 
+def _low_percentile(values: np.ndarray, percent: float) -> float:
+    """``np.percentile(values, percent)`` (linear), by a partial sort."""
+    position = percent / 100 * (values.size - 1)
+    low, high = int(np.floor(position)), int(np.ceil(position))
+    ordered = np.partition(values, (low, high))
+    return float(ordered[low] + (position - low) * (ordered[high] - ordered[low]))
+
+
 def _snap(offset: float, cell: float, near: float) -> float:
     """The grid line (offset + k * cell) nearest to ``near``."""
     return offset + round((near - offset) / cell) * cell
@@ -254,8 +282,8 @@ def _judge(masks: LineMasks, cell: float, shape: tuple[int, int]) -> Candidate |
     coherence_x, offset_x = _coherence(vertical.across, vertical.length, cell)
     coherence_y, offset_y = _coherence(horizontal.across, horizontal.length, cell)
     # the board's edges: the grid lines nearest to where the walls begin
-    left = _snap(offset_x, cell, np.percentile(horizontal.start, 3))
-    top = _snap(offset_y, cell, np.percentile(vertical.start, 3))
+    left = _snap(offset_x, cell, _low_percentile(horizontal.start, 3))
+    top = _snap(offset_y, cell, _low_percentile(vertical.start, 3))
     height, width = shape
     if top + HEIGHT * cell > height + 0.5 * cell or left + WIDTH * cell < 0.5 * cell or left > width - 0.5 * cell:
         return None
@@ -364,7 +392,9 @@ class BoardImage:
 
 
 def normal_board(bgr: np.ndarray, found: BoardGeometry) -> BoardImage:
-    """The board found (``found`` in the caller's pixels) and its header at NORMAL_CELL."""
+    """The board found (``found`` in the caller's pixels) and its header at NORMAL_CELL: the
+    grey levels and annotation mask of the cut, shrunk by area averaging (by a whole factor
+    first, which is fast) or enlarged linearly."""
     height, width = bgr.shape[:2]
     cell = found.cell
     left, top, right, bottom = CUT_MARGIN
@@ -372,14 +402,19 @@ def normal_board(bgr: np.ndarray, found: BoardGeometry) -> BoardImage:
     x1 = max(min(int(np.ceil(found.right + right * cell)), width), x0 + 1)
     y0 = min(max(int(np.floor(found.top - top * cell)), 0), height - 1)
     y1 = max(min(int(np.ceil(found.bottom + bottom * cell)), height), y0 + 1)
+    grey, coloured = _grey_and_colour(bgr[y0:y1, x0:x1])
     factor = NORMAL_CELL / cell
     size = (max(int(round((x1 - x0) * factor)), 1), max(int(round((y1 - y0) * factor)), 1))
+    coloured = coloured.view(np.uint8) * np.uint8(255)
+    if factor < 0.5:
+        step = int(1 / factor)
+        grey, coloured = _shrunk(grey, step), _shrunk(coloured, step)
     interpolation = cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR
-    scaled = cv2.resize(bgr[y0:y1, x0:x1], size, interpolation=interpolation)
+    grey = cv2.resize(grey, size, interpolation=interpolation)
+    coloured = cv2.resize(coloured, size, interpolation=cv2.INTER_NEAREST) > 0
     sx, sy = size[0] / (x1 - x0), size[1] / (y1 - y0)
     geometry = BoardGeometry((found.left - x0 + 0.5) * sx - 0.5, (found.top - y0 + 0.5) * sy - 0.5,
                              cell * (sx + sy) / 2)
-    grey, coloured = _grey_and_colour(scaled)
     return BoardImage(grey, coloured, geometry, (x0, y0), (sx, sy))
 
 
@@ -786,7 +821,12 @@ def _split_joined(piece: np.ndarray, offset: int) -> list[tuple[int, int]]:
     for k in range(1, count):
         centre = int(round(k * pitch - gap / 2))
         lo, hi = max(centre - int(gap), cuts[-1] + 1), min(centre + int(gap) + 1, width - 1)
-        cuts.append(lo + int(np.argmin(inked[lo:hi])) if hi > lo else centre)
+        if hi > lo:
+            # the emptiest column, the one nearest to where the pitch puts it among equals
+            cost = inked[lo:hi] + np.abs(np.arange(lo, hi) - centre) / (2 * gap + 1)
+            cuts.append(lo + int(np.argmin(cost)))
+        else:
+            cuts.append(centre)
     cuts.append(width)
     return [(offset + a, offset + b) for a, b in zip(cuts, cuts[1:]) if b > a]
 
@@ -1019,13 +1059,15 @@ def _no_board(bgr: np.ndarray, reason: str) -> NoBoardFound:
 
 def locate(bgr: np.ndarray) -> tuple[Candidate, BoardGeometry]:
     """The board found on a small copy of the image, and its geometry in the image's pixels."""
-    small, shrink = _working_copy(bgr)
-    grey, _ = _grey_and_colour(small)
-    found = find_board(line_masks(grey), grey.shape)
-    if found is None or found.coherence < MIN_COHERENCE:
+    for most_pixels in FIND_PIXELS:
+        grey, factor = _working_copy(bgr, most_pixels)
+        found = find_board(line_masks(grey), grey.shape)
+        if found is not None and found.coherence >= MIN_COHERENCE:
+            break
+    else:
         raise _no_board(bgr, "no 8 x 16 grid of box walls found")
     first = found.geometry
-    return found, BoardGeometry(first.left / shrink, first.top / shrink, first.cell / shrink)
+    return found, BoardGeometry((first.left + 0.5) / factor - 0.5, (first.top + 0.5) / factor - 0.5, first.cell / factor)
 
 
 def read(image: np.ndarray, previous: State | None = None) -> Reading:
@@ -1153,8 +1195,7 @@ def _as_word(glyphs: list[Glyph]) -> str:
 def read_end_screen(bgr: np.ndarray) -> dict[str, int] | None:
     """SCORE n and SPLITS n of the game's end screen (big lettering between hatched bands, no
     board), or None if the image is not one."""
-    small, _ = _working_copy(bgr)
-    grey, _ = _grey_and_colour(small)
+    grey, _ = _working_copy(bgr)
     ink = _without_specks(_line_mask(grey, True) | _line_mask(grey, False), max(3.0, 0.01 * grey.shape[0]))
     lines = []
     for top, bottom in _text_lines(ink, max(6, int(0.02 * grey.shape[0]))):
