@@ -558,15 +558,21 @@ class Walls:
     horizontal: np.ndarray
 
 
-def _long_stretches(on: np.ndarray, least: float) -> np.ndarray:
-    """``on`` (1-D bool) with only its stretches of at least ``least`` elements kept."""
-    padded = np.concatenate(([0], on.view(np.int8), [0]))
+def _long_stretches(on: np.ndarray, least: float, bridge: np.ndarray | None = None) -> np.ndarray:
+    """``on`` (1-D bool) with only its stretches of at least ``least`` elements kept. Elements of
+    ``bridge`` join the stretches on either side (an annotation crossing a wall); a stretch so
+    joined must still be mostly ``on``."""
+    joined = on if bridge is None else on | bridge
+    padded = np.concatenate(([0], joined.view(np.int8), [0]))
     changes = np.flatnonzero(np.diff(padded))
     starts, ends = changes[::2], changes[1::2]
     keep = (ends - starts) >= least
+    if bridge is not None and keep.any():
+        real = np.concatenate(([0], np.cumsum(on)))
+        keep &= (real[ends] - real[starts]) >= 0.5 * (ends - starts)
     marks = np.zeros(on.size + 1, np.int32)
-    np.add.at(marks, starts[keep], 1)
-    np.add.at(marks, ends[keep], -1)
+    marks[starts[keep]] = 1  # stretches neither touch nor overlap: no index twice
+    marks[ends[keep]] = -1
     return np.cumsum(marks[:-1]) > 0
 
 
@@ -574,11 +580,13 @@ def _band(line: float, tolerance: float, size: int) -> tuple[int, int]:
     return max(int(np.floor(line - tolerance)), 0), min(max(int(np.ceil(line + tolerance)) + 1, 0), size)
 
 
-def find_walls(vertical: np.ndarray, horizontal: np.ndarray, geometry: BoardGeometry, offset: int = LINE_OFFSET) -> Walls:
+def find_walls(vertical: np.ndarray, horizontal: np.ndarray, geometry: BoardGeometry, offset: int = LINE_OFFSET,
+               annotations: np.ndarray | None = None) -> Walls:
     """The walls: along each grid line, the stretches where a line mask has a pixel within
     GRID_TOLERANCE of it for at least WALL_RUN cells (a wall between two cells runs on into the
     corners; the bars of a number centred on a grid line stop well short of a cell), and how much
-    of each inner cell edge they cover (the edge's ends, where crossing walls meet, left out)."""
+    of each inner cell edge they cover (the edge's ends, where crossing walls meet, left out).
+    Pixels of ``annotations`` (drawn over the board) bridge a wall they cross."""
     cell = geometry.cell
     tolerance = max(1.5, GRID_TOLERANCE * cell)
     least = WALL_RUN * cell
@@ -586,32 +594,35 @@ def find_walls(vertical: np.ndarray, horizontal: np.ndarray, geometry: BoardGeom
     shares = {}
     walls = {}
     for is_vertical, mask, count, crossing_count in ((True, vertical, WIDTH, HEIGHT), (False, horizontal, HEIGHT, WIDTH)):
-        wall = np.zeros_like(mask)
-        length = mask.shape[0] if is_vertical else mask.shape[1]
+        # rows across the lines, columns along them (a band of rows is then fast to read)
+        lines = np.ascontiguousarray(mask.T) if is_vertical else mask
+        drawn = None
+        if annotations is not None and annotations.any():
+            drawn = np.ascontiguousarray(annotations.T) if is_vertical else annotations
+        wall = np.zeros_like(lines)
+        across, length = lines.shape
         edge = geometry.x_edge if is_vertical else geometry.y_edge
         along_edge = geometry.y_edge if is_vertical else geometry.x_edge
         starts = np.clip(np.round(along_edge(np.arange(crossing_count)) + end_gap).astype(int), 0, length)
         stops = np.clip(np.round(along_edge(np.arange(1, crossing_count + 1)) - end_gap).astype(int), 0, length)
         share = np.zeros((count - 1, crossing_count))
         for k in range(count + 1):
-            a, b = _band(edge(k), tolerance, mask.shape[1] if is_vertical else mask.shape[0])
+            a, b = _band(edge(k), tolerance, across)
             if a >= b:
                 continue
-            band = mask[:, a:b] if is_vertical else mask[a:b, :].T
-            stretch = _long_stretches(band.any(axis=1), least)
-            # the wall's own pixels: those within ``offset`` of where the band's stretch peaks
-            # (a header digit's bar just above the board's top line stays ink)
-            peak = a + int(np.argmax(np.count_nonzero(band[stretch], axis=0))) if stretch.any() else a
-            lo, hi = max(peak - offset, 0), peak + offset + 1
-            if is_vertical:
-                wall[stretch, lo:hi] = mask[stretch, lo:hi]
-            else:
-                wall[lo:hi, stretch] = mask[lo:hi][:, stretch]
+            band = lines[a:b]
+            stretch = _long_stretches(band.any(axis=0), least, None if drawn is None else drawn[a:b].any(axis=0))
+            if stretch.any():
+                # the wall's own pixels: those within ``offset`` of where the band's stretch
+                # peaks (a header digit's bar just above the board's top line stays ink)
+                peak = a + int(np.argmax(np.count_nonzero(band & stretch, axis=1)))
+                lo, hi = max(peak - offset, 0), peak + offset + 1
+                wall[lo:hi] |= lines[lo:hi] & stretch
             if 1 <= k <= count - 1:
                 covered = np.concatenate(([0], np.cumsum(stretch)))
                 share[k - 1] = (covered[stops] - covered[starts]) / np.maximum(stops - starts, 1)
         shares[is_vertical] = share
-        walls[is_vertical] = wall
+        walls[is_vertical] = wall.T if is_vertical else wall
     return Walls(shares[True].T, shares[False], walls[True], walls[False])
 
 
@@ -791,6 +802,9 @@ DIGIT_GAP = 0.4
 #: The digits of a number are at least this share of the tallest one's height (the letters of
 #: SCORE and SPLITS are about half as tall).
 SAME_HEIGHT = 0.65
+#: A column with at most this many inked pixels between a 1 and the next digit is a bridge
+#: drawn across their gap.
+BRIDGE = 1
 #: Rows of a glyph are one stretch with gaps of at most this many empty rows.
 ROW_GAP = 2
 
@@ -805,11 +819,17 @@ def _split_joined(piece: np.ndarray, offset: int) -> list[tuple[int, int]]:
     if rows.size == 0:
         return [(offset, offset + width)]
     height = rows[-1] - rows[0] + 1
-    inked_columns = piece.any(axis=0)
-    bar = int(np.argmin(inked_columns))  # the first empty column, 0 if none
-    if (0 < bar <= ONE_ASPECT * height and width - bar - 1 >= 0.45 * height
-            and np.count_nonzero(piece[:, :bar].any(axis=1)) >= 0.8 * height):
-        return [(offset, offset + bar)] + _split_joined(piece[:, bar + 1:], offset + bar + 1)
+    # a 1 a column or so before the next digit: a full-height bar, then a column empty but for
+    # a thin line the blur drew across the gap, then a glyph as tall (not an L's foot)
+    column_ink = np.count_nonzero(piece, axis=0)
+    for bar in range(1, min(int(ONE_ASPECT * height), width - 1) + 1):
+        if column_ink[bar] <= BRIDGE:
+            rest = np.nonzero(piece[:, bar + 1:].any(axis=1))[0]
+            if (width - bar - 1 >= 0.45 * height and column_ink[bar - 1] > BRIDGE
+                    and np.count_nonzero(piece[:, :bar].any(axis=1)) >= 0.8 * height
+                    and rest.size and rest[-1] - rest[0] + 1 >= 0.6 * height):
+                return [(offset, offset + bar)] + _split_joined(piece[:, bar + 1:], offset + bar + 1)
+            break
     glyph = DIGIT_ASPECT * (rows[-1] - rows[0] + 1)
     gap = DIGIT_GAP * glyph
     count = int(round((width + gap) / (glyph + gap)))
@@ -831,45 +851,59 @@ def _split_joined(piece: np.ndarray, offset: int) -> list[tuple[int, int]]:
     return [(offset + a, offset + b) for a, b in zip(cuts, cuts[1:]) if b > a]
 
 
-def _main_rows(piece: np.ndarray) -> tuple[int, int]:
-    """The rows of a glyph in a piece of ink: the stretch of inked rows (gaps of up to ROW_GAP
-    rows bridged) holding the most ink, with the other stretches over the same columns (a
-    digit missing a side bar falls apart in two); a line passing below or above the digit beside
-    it (the phone's home bar) is left out."""
+def _main_rows(piece: np.ndarray) -> tuple[int, int, int]:
+    """The rows of the text in a piece of ink: the stretch of inked rows (gaps of up to
+    ROW_GAP rows bridged) holding the most ink, with the other stretches over its columns (a
+    digit missing a side bar falls apart in two); a line passing below or above the digits and
+    beyond them on both sides (the phone's home bar) is left out. Also how many stretches that
+    might have been part of the text were left out."""
     counts = np.count_nonzero(piece, axis=1)
     rows = np.nonzero(counts)[0]
     if rows.size == 0:
-        return 0, 0
+        return 0, 0, 0
     breaks = np.nonzero(np.diff(rows) > ROW_GAP + 1)[0] + 1
+    if breaks.size == 0:
+        return int(rows[0]), int(rows[-1]) + 1, 0
     stretches = [(int(stretch[0]), int(stretch[-1]) + 1) for stretch in np.split(rows, breaks)]
-    if len(stretches) == 1:
-        return stretches[0]
 
     def columns(top: int, bottom: int) -> tuple[int, int]:
         inked = np.nonzero(piece[top:bottom].any(axis=0))[0]
         return int(inked[0]), int(inked[-1]) + 1
 
-    top, bottom = max(stretches, key=lambda stretch: counts[stretch[0]:stretch[1]].sum())
+    main = max(stretches, key=lambda stretch: counts[stretch[0]:stretch[1]].sum())
+    top, bottom = main
     left, right = columns(top, bottom)
+    left_out = 0
     for other_top, other_bottom in stretches:
+        if (other_top, other_bottom) == main:
+            continue
         other_left, other_right = columns(other_top, other_bottom)
+        if other_left < left - 1 and other_right > right + 1:
+            continue  # a line across the text
         overlap = min(right, other_right) - max(left, other_left)
         if overlap >= 0.5 * min(right - left, other_right - other_left):
             top, bottom = min(top, other_top), max(bottom, other_bottom)
-    return top, bottom
+        else:
+            left_out += 1
+    return top, bottom, left_out
 
 
-def glyph_boxes(ink: np.ndarray, min_height: float) -> tuple[list[tuple[int, int, int, int]], int]:
+def glyph_boxes(region: np.ndarray, min_height: float) -> tuple[list[tuple[int, int, int, int]], int]:
     """The ink boxes (left, right, top, bottom) of the glyphs in a region's ink, left to right:
-    pieces between empty columns whose ink is at least ``min_height`` tall; digits of one number
-    share a height, so shorter marks (letters, dots) are left out. Also how many pieces were
-    left out."""
+    in the rows of its text, pieces between empty columns whose ink is at least ``min_height``
+    tall; digits of one number share a height, so shorter marks (letters, dots) are left out.
+    Also how many pieces were left out."""
+    ink = region
+    top, bottom, left_out = _main_rows(ink)
+    if top > 0 or bottom < ink.shape[0]:
+        ink = np.zeros_like(ink)
+        ink[top:bottom] = region[top:bottom]
     columns = ink.any(axis=0)
     # a one-column gap is a gap of the font between two strokes of a digit (or a corner the
     # masks missed), not the space between glyphs
     columns[1:-1] |= columns[:-2] & columns[2:]
     if not columns.any():
-        return [], 0
+        return [], left_out
     padded = np.concatenate([[False], columns, [False]])
     changes = np.nonzero(np.diff(padded.astype(np.int8)))[0]
     pieces = []
@@ -877,7 +911,8 @@ def glyph_boxes(ink: np.ndarray, min_height: float) -> tuple[list[tuple[int, int
         pieces.extend(piece for piece in _split_joined(ink[:, left:right], int(left)) if piece[1] > piece[0])
     boxes = []
     for left, right in pieces:
-        top, bottom = _main_rows(ink[:, left:right])
+        top, bottom, beside = _main_rows(ink[:, left:right])
+        left_out += beside
         if bottom - top < min_height:
             continue
         inked = np.nonzero(ink[top:bottom, left:right].any(axis=0))[0]
@@ -885,7 +920,7 @@ def glyph_boxes(ink: np.ndarray, min_height: float) -> tuple[list[tuple[int, int
     if boxes:
         tallest = max(bottom - top for _, _, top, bottom in boxes)
         boxes = [box for box in boxes if box[3] - box[2] >= SAME_HEIGHT * tallest]
-    return boxes, len(pieces) - len(boxes)
+    return boxes, len(pieces) - len(boxes) + left_out
 
 
 def read_glyphs(ink: np.ndarray, min_height: float) -> list[Glyph]:
@@ -904,6 +939,29 @@ def _number(glyphs: list[Glyph]) -> tuple[int | None, float]:
     return int(text), min(g.confidence for g in glyphs)
 
 
+def _centred_number(boxes: list[tuple[int, int, int, int]], centre: float) -> list[tuple[int, int, int, int]]:
+    """The glyphs of the number centred at column ``centre``: glyphs are cut into groups where a
+    gap is wider than NUMBER_GAP of their height, and the group nearest the centre is kept (a
+    wall's remains at the side of a block are not a 1 of its number)."""
+    tallest = max(bottom - top for _, _, top, bottom in boxes)
+    groups = [[boxes[0]]]
+    for box in boxes[1:]:
+        if box[0] - groups[-1][-1][1] > NUMBER_GAP * tallest:
+            groups.append([])
+        groups[-1].append(box)
+
+    def distance(group: list[tuple[int, int, int, int]]) -> float:
+        left, right = group[0][0], group[-1][1]
+        return max(left - centre, centre - right, 0.0)
+
+    return min(groups, key=distance)
+
+
+#: Within a number, the gap between two glyphs is at most this share of their height (a 1 is a
+#: bar on the right of its digit's place, so the gap before it is the widest).
+NUMBER_GAP = 1.2
+
+
 def read_numbers(ink: np.ndarray, regions: list[tuple[int, int, int, int]], min_height: float,
                  only_digits: bool = True) -> list[tuple[int | None, float]]:
     """The number written in each region (x0, y0, x1, y1) of the ink and how sure; the glyphs of
@@ -916,6 +974,10 @@ def read_numbers(ink: np.ndarray, regions: list[tuple[int, int, int, int]], min_
     for index, (x0, y0, x1, y1) in enumerate(regions):
         region = ink[max(y0, 0):min(y1, height), max(x0, 0):min(x1, width)]
         boxes, dropped = glyph_boxes(region, min_height) if region.size else ([], 0)
+        if only_digits and boxes:
+            kept = _centred_number(boxes, region.shape[1] / 2)
+            dropped += len(boxes) - len(kept)
+            boxes = kept
         found.append([])
         left_out.append(dropped)
         for left, right, top, bottom in boxes:
@@ -930,6 +992,31 @@ def read_numbers(ink: np.ndarray, regions: list[tuple[int, int, int, int]], min_
     return numbers
 
 
+def read_again(strokes: Strokes, regions: list[tuple[int, int, int, int]], numbers: list[tuple[int | None, float]],
+               min_height: float, only_digits: bool = True) -> list[tuple[int | None, float]]:
+    """The numbers read with less than DOUBTFUL confidence read again from the strokes at the
+    other shares of STROKE_RETRIES (a small board's faint or thin strokes, a noisy one's specks):
+    the surest reading is taken, as sure as its margin over the surest reading of another
+    number."""
+    height, width = strokes.shape
+    margin = 4
+    settled = []
+    for (number, sure), (x0, y0, x1, y1) in zip(numbers, regions):
+        if sure >= DOUBTFUL:
+            settled.append((number, sure))
+            continue
+        window = (max(x0 - margin, 0), max(y0 - margin, 0), min(x1 + margin, width), min(y1 + margin, height))
+        inside = (x0 - window[0], y0 - window[1], x1 - window[0], y1 - window[1])
+        readings = [(number, sure)] + [read_numbers(strokes.ink(share, window), [inside], min_height, only_digits)[0]
+                                       for share in STROKE_RETRIES]
+        best_number, best_sure = max(readings, key=lambda reading: reading[1])
+        rival = max((s for n, s in readings if n != best_number), default=0.0)
+        settled.append((best_number, max(best_sure - rival, 0.0)))
+    return settled
+
+
+#: A number read with less confidence than this is read again (the reading's doubtful cut).
+DOUBTFUL = 0.6
 #: The confidence of a number when some ink beside its digits was left out.
 LEFT_OUT_CONFIDENCE = 0.3
 
@@ -948,36 +1035,54 @@ def _ridge(grey: np.ndarray, vertical: bool, offset: int) -> tuple[np.ndarray, n
     return ridge, cv2.subtract(blurred, brightest_side), blurred
 
 
-def stroke_ink(grey: np.ndarray, walls: Walls, geometry: BoardGeometry, offset: int = LINE_OFFSET) -> np.ndarray:
-    """Strokes that are not walls: the digits' bars (and whatever short lines annotations add).
-
-    A stroke pixel is, after a blur along the stroke, a ridge: brighter than the mean of the
-    pixels ``offset`` away on both sides by STROKE_CONTRAST times what the walls are (digits
-    and walls are drawn in the same grey, and both fade alike when a small board is enlarged),
-    and brighter than each side by a third of that (not the edge of something bright); and it is
-    solid: at least SOLID times its blurred brightness (the dark gap between two digits' bars,
-    which the blur bridges, is not). Only pieces of at least STROKE_RUN cells along their
-    direction are kept, so what the hatching leaves (diagonal steps) goes, and then pieces too
-    small to be part of a digit."""
-    length = max(3, int(round(STROKE_RUN * geometry.cell)))
-    masks = []
-    for vertical, wall in ((True, walls.vertical), (False, walls.horizontal)):
-        ridge, above_sides, blurred = _ridge(grey, vertical, offset)
-        on_walls = ridge[wall]
-        contrast = max(STROKE_CONTRAST * (float(np.median(on_walls)) if on_walls.size else 60.0), LEAST_CONTRAST)
-        mask = ((ridge > contrast) & (above_sides > contrast / 3) & ~wall
-                & (grey.astype(np.float32) >= SOLID * blurred))
-        run = np.ones((length, 1) if vertical else (1, length), np.uint8)
-        masks.append(cv2.morphologyEx(mask.view(np.uint8), cv2.MORPH_OPEN, run))
-    return _without_specks(cv2.bitwise_or(*masks).view(bool), SPECK * geometry.cell)
-
-
 #: Digit strokes: how much brighter than their sides for the walls' ridge (share; never less
 #: than LEAST_CONTRAST grey levels), and the least share of its blurred brightness a stroke's
-#: pixel has.
+#: pixel has. A doubtful number is read again at the other shares of STROKE_RETRIES.
 STROKE_CONTRAST = 0.5
+STROKE_RETRIES = (0.4, 0.6, 0.33)
 LEAST_CONTRAST = 12
 SOLID = 0.6
+
+
+class Strokes:
+    """The digits' strokes: where the walls are not, pixels that are, after a blur along the
+    stroke, a ridge: brighter than the mean of the pixels ``offset`` away on both sides by a
+    share of what the walls are (digits and walls are drawn in the same grey, and both fade
+    alike when a small board is enlarged), and brighter than each side by a third of that (not
+    the edge of something bright); and solid: at least SOLID times their blurred brightness (the
+    dark gap between two digits' bars, which the blur bridges, is not).
+
+    The ridges are measured once; :meth:`ink` thresholds them (at STROKE_CONTRAST, or another
+    share to read a doubtful number again) in the whole board or a window of it."""
+
+    def __init__(self, grey: np.ndarray, walls: Walls, geometry: BoardGeometry, offset: int = LINE_OFFSET):
+        self.geometry = geometry
+        self.shape = grey.shape
+        self.directions = []
+        for vertical, wall in ((True, walls.vertical), (False, walls.horizontal)):
+            ridge, above_sides, blurred = _ridge(grey, vertical, offset)
+            on_walls = ridge[wall]
+            wall_ridge = float(np.median(on_walls)) if on_walls.size else 60.0
+            # pixels that can never be strokes: walls, and those not solid
+            allowed = ~wall & (grey.astype(np.float32) >= SOLID * blurred)
+            self.directions.append((vertical, ridge, above_sides, allowed, wall_ridge))
+
+    def ink(self, share: float = STROKE_CONTRAST, window: tuple[int, int, int, int] | None = None) -> np.ndarray:
+        """The strokes at ``share`` of the walls' ridge, in ``window`` (x0, y0, x1, y1) or the
+        whole board. Only pieces of at least STROKE_RUN cells along their direction are kept, so
+        what the hatching leaves (diagonal steps) goes, and then pieces too small to be part of
+        a digit."""
+        part = np.s_[:, :] if window is None else np.s_[window[1]:window[3], window[0]:window[2]]
+        length = max(3, int(round(STROKE_RUN * self.geometry.cell)))
+        masks = []
+        for vertical, ridge, above_sides, allowed, wall_ridge in self.directions:
+            contrast = max(share * wall_ridge, LEAST_CONTRAST)
+            mask = (ridge[part] > contrast) & (above_sides[part] > contrast / 3) & allowed[part]
+            run = np.ones((length, 1) if vertical else (1, length), np.uint8)
+            masks.append(cv2.morphologyEx(mask.view(np.uint8), cv2.MORPH_OPEN, run))
+        return _without_specks(cv2.bitwise_or(*masks).view(bool), SPECK * self.geometry.cell)
+
+
 #: Ink pieces smaller than this (in cells, both ways) are not part of a digit.
 SPECK = 0.07
 #: A number's digits are at least this tall (in cells), in a point block and in the header.
@@ -985,12 +1090,18 @@ DIGIT_HEIGHT = 0.18
 HEADER_DIGIT_HEIGHT = 0.2
 
 
+#: A point block's number is centred on it, at most this far (in cells) above and below its middle
+#: (its digits are about 0.36 cells tall; the phone's home bar passes 0.3 cells below the middle
+#: of the bottom row).
+NUMBER_HALF_HEIGHT = 0.25
+
+
 def block_number_region(geometry: BoardGeometry, box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
     """Where the number of a point block is written: the middle of the block (x0, y0, x1, y1)."""
     x, y, w, h = box
     cell = geometry.cell
     centre_y = geometry.y_edge(y + h / 2)
-    half = min(0.3, h / 2 - 0.06) * cell
+    half = min(NUMBER_HALF_HEIGHT, h / 2 - 0.06) * cell
     return (int(round(geometry.x_edge(x) + 0.06 * cell)), int(round(centre_y - half)),
             int(round(geometry.x_edge(x + w) - 0.06 * cell)), int(round(centre_y + half)))
 
@@ -1083,14 +1194,17 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     vertical, horizontal = _line_mask(grey, True, offset), _line_mask(grey, False, offset)
     geometry = fit_grid(vertical, horizontal, board.geometry)
     cells = classify_cells(grey, board.coloured, geometry)
-    walls = find_walls(vertical, horizontal, geometry, offset)
+    walls = find_walls(vertical, horizontal, geometry, offset, board.coloured)
     shapes = group_boxes(cells, walls)
-    ink = stroke_ink(grey, walls, geometry, offset)
+    strokes = Strokes(grey, walls, geometry, offset)
+    ink = strokes.ink()
     confidence = shapes.confidence.copy()
     problems = list(shapes.problems)
 
     points = [box for box, kind in zip(shapes.boxes, shapes.kinds) if kind == POINT]
-    numbers = read_numbers(ink, [block_number_region(geometry, box) for box in points], DIGIT_HEIGHT * geometry.cell)
+    regions = [block_number_region(geometry, box) for box in points]
+    numbers = read_numbers(ink, regions, DIGIT_HEIGHT * geometry.cell)
+    numbers = read_again(strokes, regions, numbers, DIGIT_HEIGHT * geometry.cell)
     read_points = {}
     for (x, y, w, h), (number, sure) in zip(points, numbers):
         number, sure = _settle_number(number, sure, (x, y, w, h), previous)
@@ -1102,7 +1216,7 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     boxes = sorted(([x, y, w, h, read_points.get((x, y, w, h), 0)] for x, y, w, h in shapes.boxes),
                    key=lambda box: (box[1], box[0]))
 
-    header = read_header(grey, ink, geometry)
+    header = read_header(grey, strokes, ink, geometry)
     splits, splits_from = header.splits, "header"
     if splits is None and previous is not None:
         splits, splits_from = previous.splits, "previous"
@@ -1139,14 +1253,15 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     return Reading(GAME, state, cells_json, confidence, diagnostics)
 
 
-def read_header(grey: np.ndarray, ink: np.ndarray, geometry: BoardGeometry) -> Header:
+def read_header(grey: np.ndarray, strokes: Strokes, ink: np.ndarray, geometry: BoardGeometry) -> Header:
     """Score (left of the figure), split count (right of it) and the figure's arms."""
     regions = header_regions(geometry, grey.shape)
     if regions is None:
         return Header(None, 0.0, None, 0.0, None, 0.0)
     score_region, figure_region, splits_region = regions
-    (score, score_confidence), (splits, splits_confidence) = read_numbers(
-        ink, [score_region, splits_region], HEADER_DIGIT_HEIGHT * geometry.cell, only_digits=False)
+    numbers = read_numbers(ink, [score_region, splits_region], HEADER_DIGIT_HEIGHT * geometry.cell, only_digits=False)
+    (score, score_confidence), (splits, splits_confidence) = read_again(
+        strokes, [score_region, splits_region], numbers, HEADER_DIGIT_HEIGHT * geometry.cell, only_digits=False)
     figure, figure_confidence = read_figure(grey, figure_region, geometry.cell)
     return Header(score, score_confidence, splits, splits_confidence, figure, figure_confidence)
 
