@@ -50,7 +50,7 @@ import numpy as np
 
 from engines import GAMES
 from engines.errors import NotationError
-from engines.splt.state import HEIGHT, WIDTH, Box, State, validate_boxes
+from engines.splt.state import HEIGHT, WIDTH, Box, State
 from vision.images import as_bgr
 from vision.reading import NoBoardFound, Reading
 
@@ -992,8 +992,17 @@ def read_numbers(ink: np.ndarray, regions: list[tuple[int, int, int, int]], min_
     return numbers
 
 
+@dataclasses.dataclass(frozen=True)
+class NumberReading:
+    """A number read (None if none), how sure, and every number the readings gave, surest first."""
+
+    value: int | None
+    sure: float
+    alternatives: tuple[int, ...] = ()
+
+
 def read_again(strokes: Strokes, regions: list[tuple[int, int, int, int]], numbers: list[tuple[int | None, float]],
-               min_height: float, only_digits: bool = True) -> list[tuple[int | None, float]]:
+               min_height: float, only_digits: bool = True) -> list[NumberReading]:
     """The numbers read with less than DOUBTFUL confidence read again from the strokes at the
     other shares of STROKE_RETRIES (a small board's faint or thin strokes, a noisy one's specks):
     the surest reading is taken, as sure as its margin over the surest reading of another
@@ -1003,15 +1012,17 @@ def read_again(strokes: Strokes, regions: list[tuple[int, int, int, int]], numbe
     settled = []
     for (number, sure), (x0, y0, x1, y1) in zip(numbers, regions):
         if sure >= DOUBTFUL:
-            settled.append((number, sure))
+            settled.append(NumberReading(number, sure, (number,) if number is not None else ()))
             continue
         window = (max(x0 - margin, 0), max(y0 - margin, 0), min(x1 + margin, width), min(y1 + margin, height))
         inside = (x0 - window[0], y0 - window[1], x1 - window[0], y1 - window[1])
         readings = [(number, sure)] + [read_numbers(strokes.ink(share, window), [inside], min_height, only_digits)[0]
                                        for share in STROKE_RETRIES]
-        best_number, best_sure = max(readings, key=lambda reading: reading[1])
+        readings.sort(key=lambda reading: -reading[1])
+        best_number, best_sure = readings[0]
         rival = max((s for n, s in readings if n != best_number), default=0.0)
-        settled.append((best_number, max(best_sure - rival, 0.0)))
+        alternatives = tuple(dict.fromkeys(n for n, _ in readings if n is not None))
+        settled.append(NumberReading(best_number, max(best_sure - rival, 0.0), alternatives))
     return settled
 
 
@@ -1125,6 +1136,7 @@ class Header:
     splits_confidence: float
     figure: str | None        # "H" (arms out), "V" (arms up) or None if not seen
     figure_confidence: float
+    splits_alternatives: tuple[int, ...] = ()
 
 
 def header_regions(geometry: BoardGeometry, shape: tuple[int, int]) -> tuple[tuple[int, int, int, int], ...] | None:
@@ -1206,8 +1218,10 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     numbers = read_numbers(ink, regions, DIGIT_HEIGHT * geometry.cell)
     numbers = read_again(strokes, regions, numbers, DIGIT_HEIGHT * geometry.cell)
     read_points = {}
-    for (x, y, w, h), (number, sure) in zip(points, numbers):
-        number, sure = _settle_number(number, sure, (x, y, w, h), previous)
+    alternatives = {}
+    for (x, y, w, h), reading in zip(points, numbers):
+        number, sure = reading.value, reading.sure
+        alternatives[(x, y, w, h)] = reading.alternatives
         if number is None or number == 0:
             problems.append(f"the number of the point block at ({x},{y}) could not be read")
             number, sure = max(number or 0, 1), 0.0
@@ -1217,6 +1231,14 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
                    key=lambda box: (box[1], box[0]))
 
     header = read_header(grey, strokes, ink, geometry)
+    exceeding = [box for box in boxes if header.splits is not None and box[4] > header.splits]
+    if len(exceeding) >= 2 or (previous is not None and header.splits is not None and header.splits < previous.splits):
+        # blocks are numbered with the split count when they are made, and splits only grow:
+        # the split count is what was misread
+        least = max([box[4] for box in boxes] + ([previous.splits] if previous is not None else []))
+        problems.append(f"the split count reads {header.splits}, fewer than the blocks or the previous "
+                        f"position show: taken as {least}, doubtful")
+        header = dataclasses.replace(header, splits=least, splits_confidence=0.0)
     splits, splits_from = header.splits, "header"
     if splits is None and previous is not None:
         splits, splits_from = previous.splits, "previous"
@@ -1235,6 +1257,13 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
                 box[4] = max(splits, 1)
                 confidence[y:y + h, x:x + w] = 0.0
     state = _engine_state(boxes, max(splits, max((box[4] for box in boxes), default=0)), score)
+    followed = None
+    if previous is not None:
+        followed = follow_previous(previous, state, boxes, confidence, alternatives, header)
+        if followed is not None:
+            state, boxes, confidence = followed.state, followed.boxes, followed.confidence
+            splits, score = state.splits, state.score
+            problems.extend(followed.problems)
     voids = [[x, y] for x, y in shapes.voids]
     cells_json = {"boxes": boxes, "voids": voids, "splits": splits, "score": score}
     diagnostics: dict[str, Any] = {
@@ -1249,6 +1278,8 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
         "next_by_parity": parity,
         "problems": problems,
     }
+    if previous is not None:
+        diagnostics["previous"] = followed.note if followed is not None else "not needed (nothing doubtful)"
     diagnostics["ms"] = round((time.perf_counter() - started) * 1000, 1)
     return Reading(GAME, state, cells_json, confidence, diagnostics)
 
@@ -1260,25 +1291,133 @@ def read_header(grey: np.ndarray, strokes: Strokes, ink: np.ndarray, geometry: B
         return Header(None, 0.0, None, 0.0, None, 0.0)
     score_region, figure_region, splits_region = regions
     numbers = read_numbers(ink, [score_region, splits_region], HEADER_DIGIT_HEIGHT * geometry.cell, only_digits=False)
-    (score, score_confidence), (splits, splits_confidence) = read_again(
-        strokes, [score_region, splits_region], numbers, HEADER_DIGIT_HEIGHT * geometry.cell, only_digits=False)
+    score, splits = read_again(strokes, [score_region, splits_region], numbers, HEADER_DIGIT_HEIGHT * geometry.cell,
+                               only_digits=False)
     figure, figure_confidence = read_figure(grey, figure_region, geometry.cell)
-    return Header(score, score_confidence, splits, splits_confidence, figure, figure_confidence)
+    return Header(score.value, score.sure, splits.value, splits.sure, figure, figure_confidence, splits.alternatives)
 
 
-def _settle_number(number: int | None, sure: float, box: tuple[int, int, int, int],
-                   previous: State | None) -> tuple[int | None, float]:
-    """A doubtful number of a point block that was there before: the previous reading's number,
-    if that is what was read or nothing could be read (a block counts down by one a split, so the
-    reader's guess is only kept when it is plausible)."""
-    if previous is None or sure >= 0.6:
-        return number, sure
-    before = next((b for b in previous.boxes if b.points and (b.x, b.y, b.w, b.h) == box), None)
-    if before is None:
-        return number, sure
-    if number is None:
-        return before.points, 0.5
-    return number, sure
+# -- the previous position -------------------------------------------------------------------------
+#: With the previous position, at most this many readings of the doubtful cells are checked
+#: against the rules (each a search for the splits that lead there from it), and only when the
+#: two are at most PREVIOUS_SPLITS splits apart (the search is then quick).
+PREVIOUS_CANDIDATES = 12
+PREVIOUS_SPLITS = 2
+#: How many values are tried for one doubtful number.
+PREVIOUS_VALUES = 4
+#: A doubtful cell the only reachable reading settles is this sure.
+REACHED_CONFIDENCE = 0.8
+
+
+@dataclasses.dataclass(frozen=True)
+class Followed:
+    """A reading settled by the previous position: the engine's state reached, the boxes, the
+    cells' confidence, and what was done."""
+
+    state: State
+    boxes: list[list[int]]
+    confidence: np.ndarray
+    note: str
+    problems: list[str]
+
+
+def _value_options(box: tuple[int, int, int, int], read: tuple[int, ...], previous: State,
+                   steps: list[int]) -> list[int]:
+    """Values to try for a doubtful point block, likeliest first: the surest reading, then what
+    the previous position gives ``steps`` splits later (its number at that place counted down, or
+    at a place above it in the same column counted down and halved as it fell; for a block that was not there, the number a
+    split just made gives it), then the other readings."""
+    x, y, w, h = box
+    before = sorted((b for b in previous.boxes if b.points and (b.x, b.w, b.h) == (x, w, h) and b.y <= y),
+                    key=lambda b: y - b.y)
+    # a block that fell is halved
+    counted = [(b.points - step) // (1 if b.y == y else 2) for b in before for step in steps]
+    made = [previous.splits + split - (step - split) for step in steps for split in range(1, step + 1)]
+    options = [*read[:1], *counted, *made, *read[1:]]
+    return [value for value in dict.fromkeys(options) if value > 0][:PREVIOUS_VALUES]
+
+
+def _readings_best_first(options: list[list[int]], limit: int):
+    """Index vectors into ``options`` (one list per doubtful cell), fewest changes from the first
+    choices first (a best-first walk over the index sums)."""
+    import heapq
+
+    start = (0,) * len(options)
+    heap = [(0, start)]
+    seen = {start}
+    while heap and limit > 0:
+        cost, indices = heapq.heappop(heap)
+        yield indices
+        limit -= 1
+        for position in range(len(options)):
+            if indices[position] + 1 < len(options[position]):
+                following = indices[:position] + (indices[position] + 1,) + indices[position + 1:]
+                if following not in seen:
+                    seen.add(following)
+                    heapq.heappush(heap, (cost + 1, following))
+
+
+def follow_previous(previous: State, state: State, boxes: list[list[int]], confidence: np.ndarray,
+                    alternatives: dict[tuple[int, int, int, int], tuple[int, ...]], header: Header) -> Followed | None:
+    """The reading of the doubtful cells that legal splits from ``previous`` reach: doubtful
+    point numbers take the values their readings or the previous position suggest, a doubtful
+    split count one of the next few, and each reading so made is checked by
+    ``vision.follow.explain`` (which plays the rules). The first one reached wins; it is sure
+    only if no other one tried is reached too. None when nothing is doubtful."""
+    from vision.follow import explain
+
+    game = GAMES[GAME]
+    doubtful = [index for index, (x, y, w, h, points) in enumerate(boxes)
+                if points and confidence[y:y + h, x:x + w].min() < DOUBTFUL]
+    splits_sure = header.splits is not None and header.splits_confidence >= DOUBTFUL
+    score_sure = header.score is not None and header.score_confidence >= DOUBTFUL
+    if not doubtful and splits_sure and score_sure:
+        return None
+    if splits_sure:
+        split_options = [state.splits]
+    else:
+        split_options = list(dict.fromkeys([*header.splits_alternatives,
+                                            *(previous.splits + step for step in (1, 2, 0))]))
+    split_options = [s for s in split_options if 0 <= s - previous.splits <= PREVIOUS_SPLITS]
+    if not split_options:
+        return Followed(state, boxes, confidence, f"too far from the previous position "
+                        f"({state.splits - previous.splits} splits) to check", [])
+    steps = [splits - previous.splits for splits in split_options]
+    options = [_value_options(tuple(boxes[index][:4]), alternatives.get(tuple(boxes[index][:4]), ()), previous, steps)
+               for index in doubtful] + [split_options]
+    reached = []
+    for choice in _readings_best_first(options, PREVIOUS_CANDIDATES):
+        trial = [list(box) for box in boxes]
+        for index, values, option in zip(doubtful, options, choice):
+            trial[index][4] = values[option]
+        splits = split_options[choice[-1]]
+        if any(box[4] > splits for box in trial):
+            continue
+        # the read board passed the engine's checks; only numbers change here
+        candidate = dataclasses.replace(state, boxes=tuple(Box(*box) for box in trial), splits=splits,
+                                        score=state.score if score_sure else 0)
+        explanation = explain(game, previous, candidate)
+        if explanation is not None:
+            reached.append((trial, explanation))
+            if len(reached) == 2:
+                break
+    if not reached:
+        return Followed(state, boxes, confidence, "no reading of the doubtful cells is reached from the "
+                        "previous position", ["the previous position does not lead to this board"])
+    trial, explanation = reached[0]
+    settled = confidence.copy()
+    if len(reached) == 1:
+        for index in doubtful:
+            x, y, w, h, _ = trial[index]
+            settled[y:y + h, x:x + w] = np.maximum(settled[y:y + h, x:x + w], REACHED_CONFIDENCE)
+    moves = len(explanation.moves)
+    note = (f"reached from the previous position in {moves} split{'s' if moves != 1 else ''}"
+            + ("" if len(reached) == 1 else " (another reading is reached too: still doubtful)"))
+    reached_state = explanation.state
+    if score_sure and reached_state.score != state.score:
+        return Followed(reached_state, trial, settled, note, [f"the score reads {state.score} but the splits "
+                                                             f"that lead here make it {reached_state.score}"])
+    return Followed(reached_state, trial, settled, note, [])
 
 
 def _engine_state(boxes: list[list[int]], splits: int, score: int) -> State:

@@ -238,3 +238,78 @@ def test_resized_screenshot_boxes_and_voids(case, factor):
     shapes = sorted((x, y, w, h, bool(p)) for x, y, w, h, p in reading.cells["boxes"])
     assert shapes == sorted((x, y, w, h, bool(p)) for x, y, w, h, p in case.expected["boxes"])
     assert reading.cells["voids"] == case.expected["voids"]
+
+
+# -- the previous position -------------------------------------------------------------------------
+def _live_positions(seed: int, count: int) -> list:
+    """The positions of a seeded random game (the game still going at every one)."""
+    rng = random.Random(seed)
+    positions = [GAME.initial_state()]
+    while len(positions) <= count:
+        moves = GAME.legal_moves(positions[-1])
+        assert moves, "the seeded game ended early"
+        positions.append(GAME.play(positions[-1], rng.choice(moves)).state)
+    return positions
+
+
+def _blacked_out(image: np.ndarray, geometry: dict, boxes) -> np.ndarray:
+    """The image with the middle of each box (where its number is) painted black."""
+    image = image.copy()
+    cell = geometry["cell"]
+    for box in boxes:
+        centre_x = geometry["left"] + (box.x + box.w / 2) * cell
+        centre_y = geometry["top"] + (box.y + box.h / 2) * cell
+        cv2.rectangle(image, (int(centre_x - 0.45 * cell), int(centre_y - 0.2 * cell)),
+                      (int(centre_x + 0.45 * cell), int(centre_y + 0.2 * cell)), (0, 0, 0), -1)
+    return image
+
+
+@pytest.mark.parametrize("seed, at, back, hidden", [(2, 90, 1, 2), (4, 50, 2, 2), (5, 70, 1, 4)])
+def test_previous_position_settles_numbers_that_cannot_be_read(seed, at, back, hidden):
+    """Numbers hidden from the reader are doubtful; given the position one or two splits before,
+    the reading whose numbers the rules reach from it is taken (checked by vision.follow.explain),
+    including blocks that fell and were halved."""
+    positions = _live_positions(seed, at)
+    state, previous = positions[at], positions[at - back]
+    image = render_board("splt", state, (460, 960), 3.0, seed)
+    geometry = read("splt", image).diagnostics["board_px"]
+    image = _blacked_out(image, geometry, [box for box in state.boxes if box.points][:hidden])
+
+    alone = read("splt", image)
+    assert alone.doubtful and not _wrong_but_sure(_cells_of(state), alone)
+    followed = read("splt", image, previous=previous)
+    assert followed.state.same_position(state)
+    assert not followed.doubtful
+    assert followed.diagnostics["previous"] == f"reached from the previous position in {back} split{'s' * (back > 1)}"
+
+
+def test_previous_position_gives_a_split_count_that_cannot_be_read():
+    positions = _live_positions(4, 50)
+    state, previous = positions[50], positions[48]
+    image = render_board("splt", state, (460, 960), 3.0, 4)
+    geometry = read("splt", image).diagnostics["board_px"]
+    left, top, cell = geometry["left"], geometry["top"], geometry["cell"]
+    cv2.rectangle(image, (int(left + 5 * cell), int(top - cell)), (int(left + 7.05 * cell), int(top - 2)), (0, 0, 0), -1)
+    assert read("splt", image).diagnostics["splits"] is None
+    followed = read("splt", image, previous=previous)
+    assert followed.state.same_position(state)
+    assert (followed.cells["splits"], followed.cells["score"]) == (state.splits, state.score)
+
+
+def test_a_previous_position_that_does_not_lead_here_is_reported():
+    positions = _live_positions(2, 90)
+    state = positions[90]
+    unrelated = _live_positions(3, 89)[89]
+    image = render_board("splt", state, (460, 960), 3.0, 2)
+    geometry = read("splt", image).diagnostics["board_px"]
+    image = _blacked_out(image, geometry, [box for box in state.boxes if box.points][:2])
+    reading = read("splt", image, previous=unrelated)
+    assert reading.doubtful
+    assert "the previous position does not lead to this board" in reading.diagnostics["problems"]
+
+
+def test_previous_position_is_not_searched_when_nothing_is_doubtful():
+    positions = _live_positions(2, 90)
+    reading = read("splt", render_board("splt", positions[90], (460, 960), 3.0, 2), previous=positions[89])
+    assert reading.state.same_position(positions[90])
+    assert reading.diagnostics["previous"] == "not needed (nothing doubtful)"
