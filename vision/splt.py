@@ -809,6 +809,22 @@ BRIDGE = 1
 ROW_GAP = 2
 
 
+def _bridged_one(piece: np.ndarray, column_ink: list[int], height: int) -> int:
+    """The width of a 1 standing a column or so before the next digit at the left of a piece of
+    ink (0 if none): a full-height bar, then a column empty but for a thin line the blur drew
+    across the gap, then a glyph as tall (not an L's foot)."""
+    width = len(column_ink)
+    for bar in range(1, min(int(ONE_ASPECT * height), width - 1) + 1):
+        if column_ink[bar] <= BRIDGE:
+            if width - bar - 1 < 0.45 * height or column_ink[bar - 1] <= BRIDGE:
+                return 0
+            if np.count_nonzero(piece[:, :bar].any(axis=1)) < 0.8 * height:
+                return 0
+            rest = np.nonzero(piece[:, bar + 1:].any(axis=1))[0]
+            return bar if rest.size and rest[-1] - rest[0] + 1 >= 0.6 * height else 0
+    return 0
+
+
 def _split_joined(piece: np.ndarray, offset: int) -> list[tuple[int, int]]:
     """Column ranges of the glyphs in a piece of ink: more than one where a blurred bar bridged
     the narrow gap between two digits (the piece is then too wide for one), or where a 1 (a lone
@@ -819,17 +835,9 @@ def _split_joined(piece: np.ndarray, offset: int) -> list[tuple[int, int]]:
     if rows.size == 0:
         return [(offset, offset + width)]
     height = rows[-1] - rows[0] + 1
-    # a 1 a column or so before the next digit: a full-height bar, then a column empty but for
-    # a thin line the blur drew across the gap, then a glyph as tall (not an L's foot)
-    column_ink = np.count_nonzero(piece, axis=0)
-    for bar in range(1, min(int(ONE_ASPECT * height), width - 1) + 1):
-        if column_ink[bar] <= BRIDGE:
-            rest = np.nonzero(piece[:, bar + 1:].any(axis=1))[0]
-            if (width - bar - 1 >= 0.45 * height and column_ink[bar - 1] > BRIDGE
-                    and np.count_nonzero(piece[:, :bar].any(axis=1)) >= 0.8 * height
-                    and rest.size and rest[-1] - rest[0] + 1 >= 0.6 * height):
-                return [(offset, offset + bar)] + _split_joined(piece[:, bar + 1:], offset + bar + 1)
-            break
+    bar = _bridged_one(piece, np.count_nonzero(piece, axis=0).tolist(), height)
+    if bar:
+        return [(offset, offset + bar)] + _split_joined(piece[:, bar + 1:], offset + bar + 1)
     glyph = DIGIT_ASPECT * (rows[-1] - rows[0] + 1)
     gap = DIGIT_GAP * glyph
     count = int(round((width + gap) / (glyph + gap)))
@@ -923,6 +931,73 @@ def glyph_boxes(region: np.ndarray, min_height: float) -> tuple[list[tuple[int, 
     return boxes, len(pieces) - len(boxes) + left_out
 
 
+def _simple_glyph_boxes(regions: list[np.ndarray], min_height: float) -> list[tuple[list, int] | None]:
+    """:func:`glyph_boxes` of every region whose ink is simple: its rows and every piece's rows
+    one unbroken stretch, and no piece to cut. All regions are looked at together, side by side
+    in one strip (most numbers are simple, and numpy works on them all at once); None for the
+    regions that need the full treatment."""
+    results: list[tuple[list, int] | None] = [([], 0) for _ in regions]
+    sized = [index for index, region in enumerate(regions) if region.size]
+    if not sized:
+        return results
+    height = max(regions[index].shape[0] for index in sized)
+    gap = 3  # empty columns between regions: never closed as a one-column gap
+    starts, position = {}, 0
+    for index in sized:
+        starts[index] = position
+        position += regions[index].shape[1] + gap
+    strip = np.zeros((height, position), bool)
+    for index in sized:
+        region = regions[index]
+        strip[:region.shape[0], starts[index]:starts[index] + region.shape[1]] = region
+    columns = strip.any(axis=0)
+    columns[1:-1] |= columns[:-2] & columns[2:]
+    changes = np.flatnonzero(np.diff(np.concatenate(([False], columns, [False])).view(np.int8)))
+    lefts, rights = changes[::2], changes[1::2]
+    if lefts.size == 0:
+        return results
+
+    def row_spans(boundaries: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Top, bottom and whether the inked rows are unbroken, for the column groups starting
+        at ``boundaries``."""
+        rows = np.logical_or.reduceat(strip, boundaries, axis=1)
+        tops = np.argmax(rows, axis=0)
+        bottoms = height - np.argmax(rows[::-1], axis=0)
+        return tops, bottoms, np.count_nonzero(rows, axis=0) == bottoms - tops
+
+    region_starts = np.array([starts[index] for index in sized])
+    _, _, region_unbroken = row_spans(region_starts)
+    tops, bottoms, unbroken = row_spans(lefts)
+    column_ink = np.count_nonzero(strip, axis=0).tolist()
+    owners = np.searchsorted(region_starts, lefts, side="right") - 1
+    simple = dict.fromkeys(sized, True)
+    for index, ok in zip(sized, region_unbroken.tolist()):
+        simple[index] = ok
+    pieces: dict[int, list[tuple[int, int, int, int]]] = {index: [] for index in sized}
+    for left, right, top, bottom, whole, owner in zip(lefts.tolist(), rights.tolist(), tops.tolist(),
+                                                      bottoms.tolist(), unbroken.tolist(), owners.tolist()):
+        index = sized[owner]
+        if not simple[index]:
+            continue
+        piece_height, width = bottom - top, right - left
+        glyph = DIGIT_ASPECT * piece_height
+        joined = round((width + DIGIT_GAP * glyph) / (glyph + DIGIT_GAP * glyph)) > 1 and width >= 1.4 * glyph
+        if not whole or joined or _bridged_one(strip[:, left:right], column_ink[left:right], piece_height):
+            simple[index] = False
+            continue
+        pieces[index].append((left - starts[index], right - starts[index], top, bottom))
+    for index in sized:
+        if not simple[index]:
+            results[index] = None
+            continue
+        boxes = [box for box in pieces[index] if box[3] - box[2] >= min_height]
+        if boxes:
+            tallest = max(bottom - top for _, _, top, bottom in boxes)
+            boxes = [box for box in boxes if box[3] - box[2] >= SAME_HEIGHT * tallest]
+        results[index] = (boxes, len(pieces[index]) - len(boxes))
+    return results
+
+
 def read_glyphs(ink: np.ndarray, min_height: float) -> list[Glyph]:
     """The glyphs in a region's ink, left to right (specks of noise left out first)."""
     ink = _without_specks(np.ascontiguousarray(ink), 0.4 * min_height)
@@ -971,9 +1046,13 @@ def read_numbers(ink: np.ndarray, regions: list[tuple[int, int, int, int]], min_
     crops, owners = [], []
     found: list[list[Glyph]] = []
     left_out = []
-    for index, (x0, y0, x1, y1) in enumerate(regions):
-        region = ink[max(y0, 0):min(y1, height), max(x0, 0):min(x1, width)]
-        boxes, dropped = glyph_boxes(region, min_height) if region.size else ([], 0)
+    cut = [ink[max(y0, 0):min(y1, height), max(x0, 0):min(x1, width)] for x0, y0, x1, y1 in regions]
+    simple = _simple_glyph_boxes(cut, min_height)
+    for index, region in enumerate(cut):
+        if simple[index] is not None:
+            boxes, dropped = simple[index]
+        else:
+            boxes, dropped = glyph_boxes(region, min_height) if region.size else ([], 0)
         if only_digits and boxes:
             kept = _centred_number(boxes, region.shape[1] / 2)
             dropped += len(boxes) - len(kept)
@@ -1231,11 +1310,12 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
                    key=lambda box: (box[1], box[0]))
 
     header = read_header(grey, strokes, ink, geometry)
-    exceeding = [box for box in boxes if header.splits is not None and box[4] > header.splits]
+    sure_points = [box[4] for box in boxes if confidence[box[1]:box[1] + box[3], box[0]:box[0] + box[2]].min() >= DOUBTFUL]
+    exceeding = [points for points in sure_points if header.splits is not None and points > header.splits]
     if len(exceeding) >= 2 or (previous is not None and header.splits is not None and header.splits < previous.splits):
         # blocks are numbered with the split count when they are made, and splits only grow:
         # the split count is what was misread
-        least = max([box[4] for box in boxes] + ([previous.splits] if previous is not None else []))
+        least = max(exceeding + ([previous.splits] if previous is not None else []))
         problems.append(f"the split count reads {header.splits}, fewer than the blocks or the previous "
                         f"position show: taken as {least}, doubtful")
         header = dataclasses.replace(header, splits=least, splits_confidence=0.0)
