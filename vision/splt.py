@@ -15,25 +15,39 @@ How it reads:
    brighter than the pixels two to the left and right (the horizontal mask likewise). The blur
    flattens the diagonal hatching, so what is left are box walls, the dotted line and the bars
    of the digits. Saturated pixels (red annotations drawn over published screenshots) are
-   dropped first.
-2. **The board.** Box walls are long runs of the masks, digit bars short ones (at most 0.4 of a
-   cell). Candidate cell sizes come from the longest runs (the dotted line spans the board's
-   width, 8 cells; a wall may span all 16 rows), and each candidate is judged by how well the long
-   runs sit on one grid of that pitch (circular phase coherence) and how many cell edges they
-   explain; the best is then fitted by least squares (left, top and pitch together). The board
-   is 16 cells tall below its top line, which must have room below it.
-3. **Cells.** Each cell's inside is white (void), hatched (point block: brightness changes much
-   more across the hatching's direction than along it) or black (plain box). Adjacent cells of
-   the same kind belong to the same box unless a wall runs between them; the boxes are the
-   connected groups, which must be rectangles (checked by the engine: power-of-two sides, no
-   overlap).
-4. **Numbers.** The digits of a point block, the score and the split count are the strokes of the
-   line masks near the block's centre (or in the header), cut into glyphs at empty columns and
-   matched against segmented-font templates (``assets/vision/splt/glyphs.png``, drawn by
-   ``assets/vision/splt/make_templates.py``); a glyph much narrower than tall is a 1.
-5. **The header**: the score left of the figure, the split count right of it; the figure's arms
-   (out: horizontal next, up: vertical next) are checked against the split count's parity.
-6. **The end screen** (SCORE and SPLITS in big digits between hatched bands, no board) is
+   blacked out first.
+2. **The board** is looked for on a small grey copy of the image (150k pixels, then 300k if none
+   is seen). Box walls are long runs of the masks, digit bars short ones. Candidate cell sizes
+   come from the longest runs (the dotted line spans the board's width, 8 cells; a wall may span
+   all 16 rows), and each candidate is judged by how well the long runs sit on one grid of that
+   pitch (circular phase coherence) and how many cell edges they explain; the best is fitted by
+   least squares (left, top and pitch together). The board is 16 cells tall below its top line.
+3. **The normal copy.** The board and its header are cut from the image and scaled so that a cell
+   is NORMAL_CELL (48) pixels: every later step works at one size, whatever the screenshot's,
+   and a small board's faint strokes are spread over enough pixels. The grid is fitted again to
+   the peaks of the masks' column and row counts.
+4. **Cells.** Each cell's inside is white (void), hatched (point block: brightness changes much
+   more across the hatching's direction than along it) or black (plain box).
+5. **Walls** are the stretches along each grid line, at least WALL_RUN cells long, where a mask has
+   a pixel near the line (an annotation crossing a wall bridges it). Adjacent cells of the same
+   kind belong to the same box unless a wall runs between them; the boxes are the connected
+   groups, which must be rectangles (checked by the engine: power-of-two sides, no overlap).
+6. **Numbers.** The digits are drawn in the walls' grey: their strokes are the ridges (brighter
+   than both sides, by a share of the walls' own ridge) that are not walls, solid (the gap
+   between two digits stays dark) and straight. In the middle of each point block (and left and
+   right of the header's figure) they are cut into glyphs at empty columns (a 1 bridged to the
+   next digit, or digits joined by a blurred bar, are cut apart; the phone's home bar is left
+   out) and matched against segmented-font templates (``assets/vision/splt/glyphs.png``, drawn
+   by ``assets/vision/splt/make_templates.py``); a glyph much narrower than tall is a 1. A
+   doubtful number is read again with the strokes taken fainter and stronger, and the surest
+   reading wins by its margin over the others.
+7. **The header**: the score left of the figure, the split count right of it; the figure's arms
+   (out: horizontal next, up: vertical next) are checked against the split count's parity. A
+   split count below the numbers of sure blocks is the misread.
+8. **The previous position**, when given: doubtful numbers (and an unread split count) take the
+   reading that legal splits from it reach, checked by ``vision.follow.explain`` (at most two
+   splits apart).
+9. **The end screen** (SCORE and SPLITS in big digits between hatched bands, no board) is
    recognised when no board is found: ``NoBoardFound`` then carries ``diagnostics["end_screen"]``.
 """
 
@@ -64,12 +78,11 @@ FIND_PIXELS = (150_000, 300_000)
 LINE_BLUR = 5
 LINE_OFFSET = 2
 LINE_CONTRAST = 22
-#: Digit strokes: the blur along them and the shortest piece kept (in cells).
-STROKE_BLUR = 5
+#: Digit strokes: the shortest piece kept (in cells).
 STROKE_RUN = 0.07
 #: Pixels whose channels differ by more than this are annotations, not the game's greys.
 ANNOTATION_SPREAD = 60
-#: The smallest cell the reader looks for, in working pixels.
+#: The smallest cell the reader looks for, in the small copy's pixels.
 MIN_CELL = 8.0
 #: A run of a line mask this long (in cells) or longer may be a wall; digit bars are shorter.
 WALL_RUN = 0.6
@@ -108,11 +121,6 @@ class BoardGeometry:
     @property
     def bottom(self) -> float:
         return self.y_edge(HEIGHT)
-
-    def scaled(self, factor: float) -> dict[str, float]:
-        """The geometry in the caller's image pixels (the working copy was shrunk by ``factor``)."""
-        return {"left": round(self.left / factor, 1), "top": round(self.top / factor, 1),
-                "cell": round(self.cell / factor, 2)}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -487,7 +495,6 @@ def fit_grid(vertical: np.ndarray, horizontal: np.ndarray, geometry: BoardGeomet
 
 # -- cells ---------------------------------------------------------------------------------------
 PLAIN, POINT, VOID = 0, 1, 2
-KIND_NAMES = ("plain", "point", "void")
 
 
 def _box_sums(integral: np.ndarray, x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray) -> np.ndarray:
