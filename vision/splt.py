@@ -16,12 +16,13 @@ How it reads:
    flattens the diagonal hatching, so what is left are box walls, the dotted line and the bars
    of the digits. Saturated pixels (red annotations drawn over published screenshots) are
    blacked out first.
-2. **The board** is looked for on a small grey copy of the image (150k pixels, then 300k if none
-   is seen). Box walls are long runs of the masks, digit bars short ones. Candidate cell sizes
-   come from the longest runs (the dotted line spans the board's width, 8 cells; a wall may span
-   all 16 rows), and each candidate is judged by how well the long runs sit on one grid of that
-   pitch (circular phase coherence) and how many cell edges they explain; the best is fitted by
-   least squares (left, top and pitch together). The board is 16 cells tall below its top line.
+2. **The board** is looked for on a small grey copy of the image (150k pixels, then 300k or 500k
+   if none is seen there). Box walls are long runs of the masks, digit bars short ones.
+   Candidate cell sizes come from the longest runs (the dotted line spans the board's width, 8
+   cells; a wall may span all 16 rows), and each candidate is judged by how well the long runs
+   sit on one grid of that pitch (circular phase coherence) and how many cell edges they
+   explain; the best is fitted by least squares (left, top and pitch together). The board is 16
+   cells tall below its top line.
 3. **The normal copy.** The board and its header are cut from the image and scaled so that a cell
    is NORMAL_CELL (48) pixels: every later step works at one size, whatever the screenshot's,
    and a small board's faint strokes are spread over enough pixels. The grid is fitted again to
@@ -71,9 +72,9 @@ from vision.reading import NoBoardFound, Reading
 GAME = "splt"
 
 #: The board is looked for on a copy of the image shrunk to at most this many pixels (for
-#: speed), then, if none is found there, on a larger one (the hatching of a small copy can hide
+#: speed), then, if none is found there, on larger ones (the hatching of a small copy can hide
 #: its walls); it is then read on a copy of its own part at NORMAL_CELL.
-FIND_PIXELS = (150_000, 300_000)
+FIND_PIXELS = (150_000, 300_000, 500_000)
 #: Line masks: the blur along the line, the distance of the neighbours compared and the margin.
 LINE_BLUR = 5
 LINE_OFFSET = 2
@@ -88,8 +89,10 @@ MIN_CELL = 8.0
 WALL_RUN = 0.6
 #: How far (in cells) a run may sit from its grid line.
 GRID_TOLERANCE = 0.08
-#: The least phase coherence of the long runs for a grid to be a board.
+#: The least phase coherence of the long runs for a grid to be a board, and the least score
+#: (coherence times the shares of the walls inside it times how much of it they span).
 MIN_COHERENCE = 0.85
+MIN_SCORE = 0.2
 #: The part of a cell looked at for its kind: this fraction of the cell is left out on each side.
 CELL_INSET = 0.15
 #: A cell whose inside is at least this share white is a void.
@@ -157,7 +160,7 @@ def _shrunk(image: np.ndarray, step: int) -> np.ndarray:
     return cv2.resize(image, (width // step, height // step), interpolation=cv2.INTER_AREA)
 
 
-def _working_copy(bgr: np.ndarray, most_pixels: int = FIND_PIXELS[-1]) -> tuple[np.ndarray, float]:
+def _working_copy(bgr: np.ndarray, most_pixels: int = FIND_PIXELS[1]) -> tuple[np.ndarray, float]:
     """The image's grey levels (annotation colours blacked out) shrunk by area averaging to at
     most ``most_pixels``, and the factor (a big image is first shrunk by a whole factor, which
     is fast, to no less than 1.5 times that)."""
@@ -281,8 +284,9 @@ class Candidate:
     coherence: float
 
 
-def _judge(masks: LineMasks, cell: float, shape: tuple[int, int]) -> Candidate | None:
-    """The board of pitch ``cell`` that the long runs of the masks suggest, and how good it is."""
+def _judge(masks: LineMasks, cell: float, shape: tuple[int, int], shift: tuple[int, int] = (0, 0)) -> Candidate | None:
+    """The board of pitch ``cell`` that the long runs of the masks suggest (moved by ``shift``
+    cells), and how good it is."""
     vertical = masks.vertical_runs.longer_than(WALL_RUN * cell)
     horizontal = masks.horizontal_runs.longer_than(WALL_RUN * cell)
     if vertical.across.size < 2 or horizontal.across.size < 2:
@@ -290,8 +294,8 @@ def _judge(masks: LineMasks, cell: float, shape: tuple[int, int]) -> Candidate |
     coherence_x, offset_x = _coherence(vertical.across, vertical.length, cell)
     coherence_y, offset_y = _coherence(horizontal.across, horizontal.length, cell)
     # the board's edges: the grid lines nearest to where the walls begin
-    left = _snap(offset_x, cell, _low_percentile(horizontal.start, 3))
-    top = _snap(offset_y, cell, _low_percentile(vertical.start, 3))
+    left = _snap(offset_x, cell, _low_percentile(horizontal.start, 3)) + shift[0] * cell
+    top = _snap(offset_y, cell, _low_percentile(vertical.start, 3)) + shift[1] * cell
     height, width = shape
     if top + HEIGHT * cell > height + 0.5 * cell or left + WIDTH * cell < 0.5 * cell or left > width - 0.5 * cell:
         return None
@@ -360,7 +364,17 @@ def find_board(masks: LineMasks, shape: tuple[int, int]) -> Candidate | None:
     refined = _refine(masks, best.geometry)
     again = _judge(masks, refined.cell, shape)
     if again is not None and again.score >= best.score * 0.98:
-        return Candidate(_refine(masks, again.geometry), again.score, again.coherence)
+        best = Candidate(_refine(masks, again.geometry), again.score, again.coherence)
+    # where the walls begin can be a cell off (text or a page's edge beside the board): the board
+    # a cell away that holds more of the walls is the one
+    shifts = {(dx, dy): _judge(masks, best.geometry.cell, shape, (dx, dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+    scores = {shift: judged.score for shift, judged in shifts.items() if judged is not None}
+    if scores and (0, 0) in scores:
+        dx, dy = max(scores, key=lambda shift: (scores[shift], shift == (0, 0)))
+        if scores[(dx, dy)] > scores[(0, 0)] * 1.02:
+            geometry = best.geometry
+            best = Candidate(BoardGeometry(geometry.left + dx * geometry.cell, geometry.top + dy * geometry.cell,
+                                           geometry.cell), scores[(dx, dy)], best.coherence)
     return best
 
 
@@ -399,10 +413,15 @@ class BoardImage:
                 "cell": round(geometry.cell * 2 / (sx + sy), 2)}
 
 
+def _halved_brightest(image: np.ndarray) -> np.ndarray:
+    """``image`` at half its size, each pixel the brightest of the 2 x 2 it covers."""
+    brightest = cv2.dilate(image, np.ones((2, 2), np.uint8), anchor=(0, 0), borderType=cv2.BORDER_REPLICATE)
+    return brightest[::2, ::2]
+
+
 def normal_board(bgr: np.ndarray, found: BoardGeometry) -> BoardImage:
     """The board found (``found`` in the caller's pixels) and its header at NORMAL_CELL: the
-    grey levels and annotation mask of the cut, shrunk by area averaging (by a whole factor
-    first, which is fast) or enlarged linearly."""
+    grey levels and annotation mask of the cut, shrunk by area averaging or enlarged linearly."""
     height, width = bgr.shape[:2]
     cell = found.cell
     left, top, right, bottom = CUT_MARGIN
@@ -413,10 +432,11 @@ def normal_board(bgr: np.ndarray, found: BoardGeometry) -> BoardImage:
     grey, coloured = _grey_and_colour(bgr[y0:y1, x0:x1])
     factor = NORMAL_CELL / cell
     size = (max(int(round((x1 - x0) * factor)), 1), max(int(round((y1 - y0) * factor)), 1))
-    coloured = coloured.view(np.uint8) * np.uint8(255)
+    coloured = coloured.view(np.uint8)
     if factor < 0.5:
-        step = int(1 / factor)
-        grey, coloured = _shrunk(grey, step), _shrunk(coloured, step)
+        # a big board's lines may be a single pixel, which shrinking by area fades into the
+        # hatching: it is first halved keeping the brightest pixel of every 2 x 2
+        grey, coloured = _halved_brightest(grey), _halved_brightest(coloured)
     interpolation = cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR
     grey = cv2.resize(grey, size, interpolation=interpolation)
     coloured = cv2.resize(coloured, size, interpolation=cv2.INTER_NEAREST) > 0
@@ -938,25 +958,44 @@ def glyph_boxes(region: np.ndarray, min_height: float) -> tuple[list[tuple[int, 
     return boxes, len(pieces) - len(boxes) + left_out
 
 
+def _side_by_side(regions: list[np.ndarray]) -> tuple[np.ndarray, dict[int, int]]:
+    """The regions (those not empty) side by side in one strip, three empty columns apart (never
+    closed as a one-column gap), and where each starts."""
+    sized = [index for index, region in enumerate(regions) if region.size]
+    height = max((regions[index].shape[0] for index in sized), default=0)
+    starts, position = {}, 0
+    for index in sized:
+        starts[index] = position
+        position += regions[index].shape[1] + 3
+    strip = np.zeros((height, position), bool)
+    for index in sized:
+        region = regions[index]
+        strip[:region.shape[0], starts[index]:starts[index] + region.shape[1]] = region
+    return strip, starts
+
+
+def _without_specks_each(regions: list[np.ndarray], size: float) -> list[np.ndarray]:
+    """Each region's ink without its pieces smaller than ``size`` both ways (found for all
+    regions at once, side by side)."""
+    strip, starts = _side_by_side(regions)
+    if not starts:
+        return regions
+    strip = _without_specks(strip, size)
+    return [strip[:region.shape[0], starts[index]:starts[index] + region.shape[1]] if index in starts else region
+            for index, region in enumerate(regions)]
+
+
 def _simple_glyph_boxes(regions: list[np.ndarray], min_height: float) -> list[tuple[list, int] | None]:
     """:func:`glyph_boxes` of every region whose ink is simple: its rows and every piece's rows
     one unbroken stretch, and no piece to cut. All regions are looked at together, side by side
     in one strip (most numbers are simple, and numpy works on them all at once); None for the
     regions that need the full treatment."""
     results: list[tuple[list, int] | None] = [([], 0) for _ in regions]
-    sized = [index for index, region in enumerate(regions) if region.size]
+    strip, starts = _side_by_side(regions)
+    sized = list(starts)
     if not sized:
         return results
-    height = max(regions[index].shape[0] for index in sized)
-    gap = 3  # empty columns between regions: never closed as a one-column gap
-    starts, position = {}, 0
-    for index in sized:
-        starts[index] = position
-        position += regions[index].shape[1] + gap
-    strip = np.zeros((height, position), bool)
-    for index in sized:
-        region = regions[index]
-        strip[:region.shape[0], starts[index]:starts[index] + region.shape[1]] = region
+    height = strip.shape[0]
     columns = strip.any(axis=0)
     columns[1:-1] |= columns[:-2] & columns[2:]
     changes = np.flatnonzero(np.diff(np.concatenate(([False], columns, [False])).view(np.int8)))
@@ -1047,13 +1086,15 @@ NUMBER_GAP = 1.2
 def read_numbers(ink: np.ndarray, regions: list[tuple[int, int, int, int]], min_height: float,
                  only_digits: bool = True) -> list[tuple[int | None, float]]:
     """The number written in each region (x0, y0, x1, y1) of the ink and how sure; the glyphs of
-    all regions are matched together. With ``only_digits`` the region holds nothing else, so a
-    piece of ink left out (too short for a digit) makes its number doubtful."""
+    all regions are matched together. Pieces of ink too small for a digit (SPECK of its height)
+    are left out first. With ``only_digits`` the region holds nothing else, so a piece of ink
+    left out later (too short for a digit) makes its number doubtful."""
     height, width = ink.shape
     crops, owners = [], []
     found: list[list[Glyph]] = []
     left_out = []
-    cut = [ink[max(y0, 0):min(y1, height), max(x0, 0):min(x1, width)] for x0, y0, x1, y1 in regions]
+    cut = _without_specks_each([ink[max(y0, 0):min(y1, height), max(x0, 0):min(x1, width)]
+                                for x0, y0, x1, y1 in regions], SPECK / DIGIT_HEIGHT * min_height)
     simple = _simple_glyph_boxes(cut, min_height)
     for index, region in enumerate(cut):
         if simple[index] is not None:
@@ -1089,26 +1130,40 @@ class NumberReading:
 
 def read_again(strokes: Strokes, regions: list[tuple[int, int, int, int]], numbers: list[tuple[int | None, float]],
                min_height: float, only_digits: bool = True) -> list[NumberReading]:
-    """The numbers read with less than DOUBTFUL confidence read again from the strokes at the
-    other shares of STROKE_RETRIES (a small board's faint or thin strokes, a noisy one's specks):
-    the surest reading is taken, as sure as its margin over the surest reading of another
-    number."""
+    """Every number read again from fainter strokes (STROKE_CHECK: a faint stroke the first
+    reading missed turns an 8 into a 3); those read the same and sure are settled, the others
+    are read at the other shares of STROKE_RETRIES too (a small board's faint or thin strokes, a
+    noisy one's specks). When every reading gives the same number, the strokes are clear and it
+    is as sure as its best reading (the rest of the doubt is the font's); otherwise the readings
+    vote: each number gets the confidence of the readings giving it, and the winner is as sure as
+    its lead over the next, over all readings."""
     height, width = strokes.shape
     margin = 4
+    checks = read_numbers(strokes.ink(STROKE_CHECK), regions, min_height, only_digits)
     settled = []
-    for (number, sure), (x0, y0, x1, y1) in zip(numbers, regions):
-        if sure >= DOUBTFUL:
-            settled.append(NumberReading(number, sure, (number,) if number is not None else ()))
+    for (number, sure), check, (x0, y0, x1, y1) in zip(numbers, checks, regions):
+        if sure >= DOUBTFUL and check[0] == number:
+            settled.append(NumberReading(number, sure, (number,)))
             continue
         window = (max(x0 - margin, 0), max(y0 - margin, 0), min(x1 + margin, width), min(y1 + margin, height))
         inside = (x0 - window[0], y0 - window[1], x1 - window[0], y1 - window[1])
-        readings = [(number, sure)] + [read_numbers(strokes.ink(share, window), [inside], min_height, only_digits)[0]
-                                       for share in STROKE_RETRIES]
-        readings.sort(key=lambda reading: -reading[1])
-        best_number, best_sure = readings[0]
-        rival = max((s for n, s in readings if n != best_number), default=0.0)
-        alternatives = tuple(dict.fromkeys(n for n, _ in readings if n is not None))
-        settled.append(NumberReading(best_number, max(best_sure - rival, 0.0), alternatives))
+        readings = [(number, sure), check] + [read_numbers(strokes.ink(share, window), [inside], min_height,
+                                                           only_digits)[0] for share in STROKE_RETRIES]
+        support: dict[int | None, float] = {}
+        for value, value_sure in readings:
+            support[value] = support.get(value, 0.0) + value_sure
+        support.pop(None, None)
+        ranked = sorted(support.items(), key=lambda item: -item[1])
+        if not ranked:
+            settled.append(NumberReading(None, 0.0, ()))
+            continue
+        values = [value for value, _ in ranked]
+        if len(ranked) == 1 and all(value is not None for value, _ in readings):
+            # every threshold reads the same: the strokes are clear, the margin is the font's
+            settled.append(NumberReading(ranked[0][0], max(value_sure for _, value_sure in readings), tuple(values)))
+            continue
+        lead = ranked[0][1] - (ranked[1][1] if len(ranked) > 1 else 0.0)
+        settled.append(NumberReading(ranked[0][0], lead / len(readings), tuple(values)))
     return settled
 
 
@@ -1134,9 +1189,11 @@ def _ridge(grey: np.ndarray, vertical: bool, offset: int) -> tuple[np.ndarray, n
 
 #: Digit strokes: how much brighter than their sides for the walls' ridge (share; never less
 #: than LEAST_CONTRAST grey levels), and the least share of its blurred brightness a stroke's
-#: pixel has. A doubtful number is read again at the other shares of STROKE_RETRIES.
+#: pixel has. Every number is read again at STROKE_CHECK; one that is doubtful or reads
+#: differently there, at the shares of STROKE_RETRIES too.
 STROKE_CONTRAST = 0.5
-STROKE_RETRIES = (0.4, 0.6, 0.33)
+STROKE_CHECK = 0.4
+STROKE_RETRIES = (0.6, 0.33)
 LEAST_CONTRAST = 12
 SOLID = 0.6
 
@@ -1167,8 +1224,8 @@ class Strokes:
     def ink(self, share: float = STROKE_CONTRAST, window: tuple[int, int, int, int] | None = None) -> np.ndarray:
         """The strokes at ``share`` of the walls' ridge, in ``window`` (x0, y0, x1, y1) or the
         whole board. Only pieces of at least STROKE_RUN cells along their direction are kept, so
-        what the hatching leaves (diagonal steps) goes, and then pieces too small to be part of
-        a digit."""
+        what the hatching leaves (diagonal steps) goes (pieces too small to be part of a digit
+        go when the numbers are read)."""
         part = np.s_[:, :] if window is None else np.s_[window[1]:window[3], window[0]:window[2]]
         length = max(3, int(round(STROKE_RUN * self.geometry.cell)))
         masks = []
@@ -1177,10 +1234,11 @@ class Strokes:
             mask = (ridge[part] > contrast) & (above_sides[part] > contrast / 3) & allowed[part]
             run = np.ones((length, 1) if vertical else (1, length), np.uint8)
             masks.append(cv2.morphologyEx(mask.view(np.uint8), cv2.MORPH_OPEN, run))
-        return _without_specks(cv2.bitwise_or(*masks).view(bool), SPECK * self.geometry.cell)
+        return cv2.bitwise_or(*masks).view(bool)
 
 
-#: Ink pieces smaller than this (in cells, both ways) are not part of a digit.
+#: Ink pieces smaller than this (in cells, both ways; in the header as much smaller than its
+#: digits) are not part of a digit.
 SPECK = 0.07
 #: A number's digits are at least this tall (in cells), in a point block and in the header.
 DIGIT_HEIGHT = 0.18
@@ -1271,7 +1329,7 @@ def locate(bgr: np.ndarray) -> tuple[Candidate, BoardGeometry]:
     for most_pixels in FIND_PIXELS:
         grey, factor = _working_copy(bgr, most_pixels)
         found = find_board(line_masks(grey), grey.shape)
-        if found is not None and found.coherence >= MIN_COHERENCE:
+        if found is not None and found.coherence >= MIN_COHERENCE and found.score >= MIN_SCORE:
             break
     else:
         raise _no_board(bgr, "no 8 x 16 grid of box walls found")
