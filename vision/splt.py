@@ -19,10 +19,13 @@ How it reads:
 2. **The board** is looked for on a small grey copy of the image (150k pixels, then 300k or 500k
    if none is seen there). Box walls are long runs of the masks, digit bars short ones.
    Candidate cell sizes come from the longest runs (the dotted line spans the board's width, 8
-   cells; a wall may span all 16 rows), and each candidate is judged by how well the long runs
-   sit on one grid of that pitch (circular phase coherence) and how many cell edges they
-   explain; the best is fitted by least squares (left, top and pitch together). The board is 16
-   cells tall below its top line.
+   cells; a wall may span all 16 rows); a candidate must have the long runs on one grid of that
+   pitch (circular phase coherence, weighed by their squared length), and the board is placed
+   on that grid where it holds the most walls (across the board's columns first, then along
+   its rows: text beside the board is left out; its top line, with the header above it, inside
+   the image); the best is fitted by least squares (left, top and pitch together). A board
+   whose cells are small on that copy (a small board on a big screen) is looked for again on a
+   closer copy of its part of the image.
 3. **The normal copy.** The board and its header are cut from the image and scaled so that a cell
    is NORMAL_CELL (48) pixels: every later step works at one size, whatever the screenshot's,
    and a small board's faint strokes are spread over enough pixels. The grid is fitted again to
@@ -93,6 +96,10 @@ GRID_TOLERANCE = 0.08
 #: (coherence times the shares of the walls inside it times how much of it they span).
 MIN_COHERENCE = 0.85
 MIN_SCORE = 0.2
+#: A board found with cells under CLOSER_CELL pixels on the small copy is looked for again on a
+#: copy of its part of the image (with CLOSER_MARGIN cells around it) at CLOSER_CELL a cell.
+CLOSER_CELL = 24.0
+CLOSER_MARGIN = 2.5
 #: The part of a cell looked at for its kind: this fraction of the cell is left out on each side.
 CELL_INSET = 0.15
 #: A cell whose inside is at least this share white is a void.
@@ -264,14 +271,6 @@ def _coherence(positions: np.ndarray, weights: np.ndarray, cell: float) -> tuple
     return float(abs(phasor)), float(offset)
 
 
-def _low_percentile(values: np.ndarray, percent: float) -> float:
-    """``np.percentile(values, percent)`` (linear), by a partial sort."""
-    position = percent / 100 * (values.size - 1)
-    low, high = int(np.floor(position)), int(np.ceil(position))
-    ordered = np.partition(values, (low, high))
-    return float(ordered[low] + (position - low) * (ordered[high] - ordered[low]))
-
-
 def _snap(offset: float, cell: float, near: float) -> float:
     """The grid line (offset + k * cell) nearest to ``near``."""
     return offset + round((near - offset) / cell) * cell
@@ -284,19 +283,59 @@ class Candidate:
     coherence: float
 
 
-def _judge(masks: LineMasks, cell: float, shape: tuple[int, int], shift: tuple[int, int] = (0, 0)) -> Candidate | None:
-    """The board of pitch ``cell`` that the long runs of the masks suggest (moved by ``shift``
-    cells), and how good it is."""
+def _crossing(runs: Runs, low: float, high: float, across: bool = False) -> Runs:
+    """The runs that reach into [low, high]: along their length, or (``across``) by their
+    position across."""
+    if across:
+        keep = (runs.across >= low) & (runs.across <= high)
+    else:
+        keep = (runs.end > low) & (runs.start < high)
+    return Runs(runs.across[keep], runs.start[keep], runs.end[keep])
+
+
+def _place(across: Runs, along: Runs, offset: float, cell: float, count: int, size: int, lowest: float) -> float:
+    """Where the board's first line goes along one axis: the grid line (``offset`` + k ``cell``,
+    at least ``lowest`` cells into the image) that puts the most wall inside the board's
+    ``count`` cells: the runs across that axis whose position falls inside, and the part of the
+    runs along it that does."""
+    first = int(np.ceil((lowest * cell - offset) / cell))
+    last = int(np.floor((size + 0.5 * cell - count * cell - offset) / cell))
+    if last < first:
+        return _snap(offset, cell, 0.0)
+    starts = offset + np.arange(first, last + 1) * cell
+    ends = starts + count * cell
+    margin = GRID_TOLERANCE * cell * 2
+    inside = ((across.across[None, :] > starts[:, None] - margin) & (across.across[None, :] < ends[:, None] + margin))
+    held = (inside * across.length[None, :]).sum(axis=1)
+    overlap = np.clip(np.minimum(along.end[None, :], ends[:, None]) - np.maximum(along.start[None, :], starts[:, None]), 0, None)
+    held = held + overlap.sum(axis=1)
+    return float(starts[int(np.argmax(held))])
+
+
+def _judge(masks: LineMasks, cell: float, shape: tuple[int, int]) -> Candidate | None:
+    """The board of pitch ``cell`` that the long runs of the masks suggest, and how good it is
+    (None when the runs do not sit on one grid of that pitch: a board must be coherent)."""
     vertical = masks.vertical_runs.longer_than(WALL_RUN * cell)
     horizontal = masks.horizontal_runs.longer_than(WALL_RUN * cell)
     if vertical.across.size < 2 or horizontal.across.size < 2:
         return None
-    coherence_x, offset_x = _coherence(vertical.across, vertical.length, cell)
-    coherence_y, offset_y = _coherence(horizontal.across, horizontal.length, cell)
-    # the board's edges: the grid lines nearest to where the walls begin
-    left = _snap(offset_x, cell, _low_percentile(horizontal.start, 3)) + shift[0] * cell
-    top = _snap(offset_y, cell, _low_percentile(vertical.start, 3)) + shift[1] * cell
+    # weighed by the square of their length: walls span cells, a header's text only a little
+    coherence_x, offset_x = _coherence(vertical.across, vertical.length ** 2, cell)
+    coherence_y, offset_y = _coherence(horizontal.across, horizontal.length ** 2, cell)
+    if min(coherence_x, coherence_y) < MIN_COHERENCE:
+        return None
+    # the board's edges: across first, then along with the runs that cross the board's columns,
+    # then across again with those that cross its rows (text beside the board is left out)
     height, width = shape
+    # the board may reach past the image's sides (its side lines are often the screen's edges),
+    # but its top line, with the header above it, is in the image
+    left = _place(vertical, horizontal, offset_x, cell, WIDTH, width, -0.5)
+    columns = (left, left + WIDTH * cell)
+    top = _place(_crossing(horizontal, *columns), _crossing(vertical, *columns, across=True), offset_y, cell, HEIGHT,
+                 height, -GRID_TOLERANCE)
+    rows = (top, top + HEIGHT * cell)
+    left = _place(_crossing(vertical, *rows), _crossing(horizontal, *rows, across=True), offset_x, cell, WIDTH, width,
+                  -0.5)
     if top + HEIGHT * cell > height + 0.5 * cell or left + WIDTH * cell < 0.5 * cell or left > width - 0.5 * cell:
         return None
     geometry = BoardGeometry(left, top, cell)
@@ -365,16 +404,6 @@ def find_board(masks: LineMasks, shape: tuple[int, int]) -> Candidate | None:
     again = _judge(masks, refined.cell, shape)
     if again is not None and again.score >= best.score * 0.98:
         best = Candidate(_refine(masks, again.geometry), again.score, again.coherence)
-    # where the walls begin can be a cell off (text or a page's edge beside the board): the board
-    # a cell away that holds more of the walls is the one
-    shifts = {(dx, dy): _judge(masks, best.geometry.cell, shape, (dx, dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
-    scores = {shift: judged.score for shift, judged in shifts.items() if judged is not None}
-    if scores and (0, 0) in scores:
-        dx, dy = max(scores, key=lambda shift: (scores[shift], shift == (0, 0)))
-        if scores[(dx, dy)] > scores[(0, 0)] * 1.02:
-            geometry = best.geometry
-            best = Candidate(BoardGeometry(geometry.left + dx * geometry.cell, geometry.top + dy * geometry.cell,
-                                           geometry.cell), scores[(dx, dy)], best.coherence)
     return best
 
 
@@ -832,20 +861,53 @@ SAME_HEIGHT = 0.65
 #: A column with at most this many inked pixels between a 1 and the next digit is a bridge
 #: drawn across their gap.
 BRIDGE = 1
+#: A piece this many digits' widths wide or more holds more than one glyph.
+WIDE_PIECE = 1.25
 #: Rows of a glyph are one stretch with gaps of at most this many empty rows.
 ROW_GAP = 2
 
 
+def _inked_columns(ink: np.ndarray) -> np.ndarray:
+    """The columns with ink, one-column gaps closed where a stroke runs on across them (ink on
+    both sides in one row): a gap of the font between two strokes of a digit, or a corner the masks missed, not
+    the space between two glyphs."""
+    columns = ink.any(axis=0)
+    if ink.shape[1] < 3:
+        return columns
+    columns[1:-1] |= (ink[:, :-2] & ink[:, 2:]).any(axis=0)
+    return columns
+
+
 def _bridged_one(piece: np.ndarray, column_ink: list[int], height: int) -> int:
     """The width of a 1 standing a column or so before the next digit at the left of a piece of
-    ink (0 if none): a full-height bar, then a column empty but for a thin line the blur drew
-    across the gap, then a glyph as tall (not an L's foot)."""
+    ink (0 if none): a full-height bar, then a digit's gap empty but for a thin line the blur
+    drew across it (not the inside of an 8 or a 0, wider), then a glyph as tall (not an L's
+    foot). A piece too wide for one digit may be bridged by all three of the next digit's bars."""
+    width = len(column_ink)
+    bridges = [BRIDGE] + ([3 * BRIDGE] if width >= WIDE_PIECE * DIGIT_ASPECT * height else [])
+    for bridge in bridges:
+        bar = _bridged_at(piece, column_ink, height, bridge)
+        if bar:
+            return bar
+    return 0
+
+
+def _bridged_at(piece: np.ndarray, column_ink: list[int], height: int, bridge: int) -> int:
+    """:func:`_bridged_one` for gap columns of at most ``bridge`` inked pixels."""
     width = len(column_ink)
     for bar in range(1, min(int(ONE_ASPECT * height), width - 1) + 1):
-        if column_ink[bar] <= BRIDGE:
-            if width - bar - 1 < 0.45 * height or column_ink[bar - 1] <= BRIDGE:
+        if column_ink[bar] <= bridge:
+            if width - bar - 1 < 0.45 * height or column_ink[bar - 1] <= bridge:
                 return 0
-            if np.count_nonzero(piece[:, :bar].any(axis=1)) < 0.8 * height:
+            if np.count_nonzero(piece[:, :bar].any(axis=1)) < 0.75 * height:
+                return 0
+            # the gap is a digit's gap (a single column crossed by a bar is the font's own gap
+            # between an 8's bars)
+            end = bar
+            while end < width and column_ink[end] <= bridge:
+                end += 1
+            gap = end - bar
+            if (gap < 2 and column_ink[bar]) or gap > DIGIT_GAP * DIGIT_ASPECT * height or end >= width:
                 return 0
             rest = np.nonzero(piece[:, bar + 1:].any(axis=1))[0]
             return bar if rest.size and rest[-1] - rest[0] + 1 >= 0.6 * height else 0
@@ -933,10 +995,7 @@ def glyph_boxes(region: np.ndarray, min_height: float) -> tuple[list[tuple[int, 
     if top > 0 or bottom < ink.shape[0]:
         ink = np.zeros_like(ink)
         ink[top:bottom] = region[top:bottom]
-    columns = ink.any(axis=0)
-    # a one-column gap is a gap of the font between two strokes of a digit (or a corner the
-    # masks missed), not the space between glyphs
-    columns[1:-1] |= columns[:-2] & columns[2:]
+    columns = _inked_columns(ink)
     if not columns.any():
         return [], left_out
     padded = np.concatenate([[False], columns, [False]])
@@ -996,8 +1055,7 @@ def _simple_glyph_boxes(regions: list[np.ndarray], min_height: float) -> list[tu
     if not sized:
         return results
     height = strip.shape[0]
-    columns = strip.any(axis=0)
-    columns[1:-1] |= columns[:-2] & columns[2:]
+    columns = _inked_columns(strip)
     changes = np.flatnonzero(np.diff(np.concatenate(([False], columns, [False])).view(np.int8)))
     lefts, rights = changes[::2], changes[1::2]
     if lefts.size == 0:
@@ -1113,10 +1171,30 @@ def read_numbers(ink: np.ndarray, regions: list[tuple[int, int, int, int]], min_
     for (character, confidence), (index, box) in zip(match_glyphs(crops), owners):
         found[index].append(Glyph(character, confidence, *box))
     numbers = []
-    for glyphs, dropped in zip(found, left_out):
+    for glyphs, dropped, region in zip(found, left_out, cut):
         number, sure = _number(glyphs)
-        numbers.append((number, min(sure, LEFT_OUT_CONFIDENCE) if only_digits and dropped else sure))
+        if (only_digits and dropped) or _uneven(glyphs) or _ink_between(region, glyphs):
+            sure = min(sure, LEFT_OUT_CONFIDENCE)
+        numbers.append((number, sure))
     return numbers
+
+
+def _ink_between(region: np.ndarray, glyphs: list[Glyph]) -> bool:
+    """Whether ink was left out between two of a number's glyphs set wider apart than digits are
+    (a digit missing strokes, too small to be read, is still there)."""
+    for before, after in zip(glyphs, glyphs[1:]):
+        height = max(before.bottom - before.top, after.bottom - after.top)
+        if after.left - before.right >= DIGIT_GAP * height and region[
+                min(before.top, after.top):max(before.bottom, after.bottom), before.right + 1:after.left - 1].any():
+            return True
+    return False
+
+
+def _uneven(glyphs: list[Glyph]) -> bool:
+    """Whether a number's digits (1s aside) differ in width by more than UNEVEN: the font's
+    digits are all as wide, so one much wider has taken in a piece of its neighbour."""
+    widths = sorted(g.right - g.left for g in glyphs if g.character not in "1?")
+    return len(widths) >= 2 and widths[-1] > UNEVEN * widths[len(widths) // 2 - (len(widths) % 2 == 0)]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -1169,7 +1247,10 @@ def read_again(strokes: Strokes, regions: list[tuple[int, int, int, int]], numbe
 
 #: A number read with less confidence than this is read again (the reading's doubtful cut).
 DOUBTFUL = 0.6
-#: The confidence of a number when some ink beside its digits was left out.
+#: Digits of one number are this many times as wide as each other at most.
+UNEVEN = 1.3
+#: The confidence of a number when some ink beside its digits was left out (or its digits'
+#: widths are uneven).
 LEFT_OUT_CONFIDENCE = 0.3
 
 
@@ -1324,17 +1405,42 @@ def _no_board(bgr: np.ndarray, reason: str) -> NoBoardFound:
                         "no board visible", {"end_screen": end_screen})
 
 
+def _acceptable(found: Candidate | None) -> bool:
+    return found is not None and found.coherence >= MIN_COHERENCE and found.score >= MIN_SCORE
+
+
+def _in_image(found: Candidate, factor: float, origin: tuple[int, int] = (0, 0)) -> BoardGeometry:
+    """A board found on a copy (shrunk by ``factor``, cut at ``origin``) in the image's pixels."""
+    geometry = found.geometry
+    return BoardGeometry(origin[0] + (geometry.left + 0.5) / factor - 0.5,
+                         origin[1] + (geometry.top + 0.5) / factor - 0.5, geometry.cell / factor)
+
+
 def locate(bgr: np.ndarray) -> tuple[Candidate, BoardGeometry]:
-    """The board found on a small copy of the image, and its geometry in the image's pixels."""
+    """The board found on a small copy of the image, and its geometry in the image's pixels. A
+    board whose cells are small on that copy (a small board on a big screen) is looked for again
+    around where it was seen, on a copy of that part with CLOSER_CELL pixels a cell (its thin
+    lines fade on the small copy, and a line missed there can put the board a cell off)."""
     for most_pixels in FIND_PIXELS:
         grey, factor = _working_copy(bgr, most_pixels)
         found = find_board(line_masks(grey), grey.shape)
-        if found is not None and found.coherence >= MIN_COHERENCE and found.score >= MIN_SCORE:
+        if _acceptable(found):
             break
     else:
         raise _no_board(bgr, "no 8 x 16 grid of box walls found")
-    first = found.geometry
-    return found, BoardGeometry((first.left + 0.5) / factor - 0.5, (first.top + 0.5) / factor - 0.5, first.cell / factor)
+    seen = _in_image(found, factor)
+    if found.geometry.cell >= CLOSER_CELL or factor >= 1.0:
+        return found, seen
+    height, width = bgr.shape[:2]
+    margin = CLOSER_MARGIN * seen.cell
+    x0, y0 = max(int(seen.left - margin), 0), max(int(seen.top - margin), 0)
+    x1, y1 = min(int(seen.right + margin) + 1, width), min(int(seen.bottom + margin) + 1, height)
+    part = bgr[y0:y1, x0:x1]
+    closer, closer_factor = _working_copy(part, int(part.shape[0] * part.shape[1] * (CLOSER_CELL / seen.cell) ** 2) + 1)
+    again = find_board(line_masks(closer), closer.shape)
+    if _acceptable(again) and again.score >= found.score * 0.9:
+        return again, _in_image(again, closer_factor, (x0, y0))
+    return found, seen
 
 
 def read(image: np.ndarray, previous: State | None = None) -> Reading:

@@ -161,6 +161,40 @@ def test_kibitz_view_reads_back_the_state_drawn(size, noise, splits, seed):
     assert reading.diagnostics["figure"] == state.orientation
 
 
+def test_kibitz_view_on_a_desktop_reads_back_the_state_drawn():
+    """A small board in a big screenshot, with other text on the screen: found by itself (looked
+    for again closer around where it was first seen), read exactly."""
+    state = _played(120, 2)
+    desktop = np.full((1080, 1920, 3), (60, 50, 45), np.uint8)
+    desktop[100:950, 700:1100] = render_board("splt", state, (400, 850), 2.0, 2)
+    cv2.putText(desktop, "Some window title text 12345", (50, 60), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (230, 230, 230), 2)
+    reading = read("splt", desktop)
+    assert reading.state.same_position(state)
+    assert abs(reading.diagnostics["board_px"]["left"] - 703) <= 2 and abs(reading.diagnostics["board_px"]["top"] - 151) <= 2
+
+
+def test_big_kibitz_view_with_one_pixel_lines_reads_back_the_state_drawn():
+    """124 px cells whose walls are one pixel: halved keeping the brightest pixels, then shrunk."""
+    state = _played(120, 2)
+    reading = read("splt", render_board("splt", state, (1000, 2100), 3.0, 2))
+    assert reading.state.same_position(state)
+
+
+@needs_data
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def test_screenshot_on_a_page_and_recompressed_reads_the_same(case):
+    """The screenshot with a page's margins around it, and saved again as a JPEG (quality 70):
+    the board read the same, and nothing read wrong without doubt."""
+    image = case.load()
+    page = np.full((image.shape[0] + 400, image.shape[1] + 600, 3), 240, np.uint8)
+    page[200:200 + image.shape[0], 300:300 + image.shape[1]] = image
+    reading = read("splt", page)
+    assert case.compare(case.expected, reading.cells) == (130, 130)
+    _, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 70])
+    reading = read("splt", cv2.imdecode(jpeg, cv2.IMREAD_COLOR))
+    assert not _wrong_but_sure(case.expected, reading), reading.cells
+
+
 # -- not boards ----------------------------------------------------------------------------------------
 def _not_boards():
     rng = np.random.default_rng(7)
