@@ -98,7 +98,7 @@ MIN_COHERENCE = 0.85
 MIN_SCORE = 0.2
 #: A board found with cells under CLOSER_CELL pixels on the small copy is looked for again on a
 #: copy of its part of the image (with CLOSER_MARGIN cells around it) at CLOSER_CELL a cell.
-CLOSER_CELL = 24.0
+CLOSER_CELL = 20.0
 CLOSER_MARGIN = 2.5
 #: The part of a cell looked at for its kind: this fraction of the cell is left out on each side.
 CELL_INSET = 0.15
@@ -767,7 +767,7 @@ def glyph_patch(ink: np.ndarray) -> np.ndarray:
     """A glyph's ink (bool, cropped to its box) scaled to the template size, 0 or 1 (a pixel of the
     patch is inked when any pixel under it is, so thin strokes survive)."""
     size = (TEMPLATE_WIDTH, TEMPLATE_HEIGHT)
-    patch = cv2.resize(ink.astype(np.float32), size, interpolation=cv2.INTER_AREA) > 0.02
+    patch = cv2.resize(ink.view(np.uint8) * np.uint8(255), size, interpolation=cv2.INTER_AREA) > 5
     return patch.astype(np.float32)
 
 
