@@ -1481,8 +1481,8 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
                    key=lambda box: (box[1], box[0]))
 
     header = read_header(grey, strokes, ink, geometry)
-    sure_points = [box[4] for box in boxes if confidence[box[1]:box[1] + box[3], box[0]:box[0] + box[2]].min() >= DOUBTFUL]
-    exceeding = [points for points in sure_points if header.splits is not None and points > header.splits]
+    sure_values = [box[4] for box in boxes if confidence[box[1]:box[1] + box[3], box[0]:box[0] + box[2]].min() >= DOUBTFUL]
+    exceeding = [value for value in sure_values if header.splits is not None and value > header.splits]
     if len(exceeding) >= 2 or (previous is not None and header.splits is not None and header.splits < previous.splits):
         # blocks are numbered with the split count when they are made, and splits only grow:
         # the split count is what was misread
