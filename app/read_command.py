@@ -50,5 +50,7 @@ def run(game, args) -> int:
         print(f"doubtful ({len(doubtful)}): {cells}")
     else:
         print("doubtful: none")
+    if reading.doubtful_fields:
+        print(f"doubtful values: {', '.join(reading.doubtful_fields)}")
     print(f"read in {milliseconds:.0f} ms")
     return 0

@@ -44,6 +44,8 @@ class Reading:
     cells: Any
     per_cell_confidence: np.ndarray
     diagnostics: dict[str, Any] = dataclasses.field(default_factory=dict)
+    #: Values read outside the grid that are doubtful too (e.g. SPL-T's "splits", "score").
+    doubtful_fields: tuple[str, ...] = ()
 
     @property
     def confidence(self) -> float:
@@ -61,7 +63,8 @@ class Reading:
 
     @property
     def sure(self) -> bool:
-        return not self.doubtful
+        """No doubtful cell and no doubtful value outside the grid."""
+        return not self.doubtful and not self.doubtful_fields
 
     def board_text(self) -> str:
         from engines import GAMES
@@ -76,5 +79,6 @@ class Reading:
             "cells": self.cells,
             "confidence": round(self.confidence, 4),
             "doubtful": [list(cell) for cell in self.doubtful],
+            "doubtful_fields": list(self.doubtful_fields),
             "diagnostics": self.diagnostics,
         }

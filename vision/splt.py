@@ -1532,7 +1532,12 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     if previous is not None:
         diagnostics["previous"] = followed.note if followed is not None else "not needed (nothing doubtful)"
     diagnostics["ms"] = round((time.perf_counter() - started) * 1000, 1)
-    return Reading(GAME, state, cells_json, confidence, diagnostics)
+    doubtful_fields = ()
+    if followed is None:  # the previous position did not settle the header
+        doubtful_fields = tuple(name for name, confidence_read in (("splits", header.splits_confidence),
+                                                                   ("score", header.score_confidence))
+                                if confidence_read < DOUBTFUL)
+    return Reading(GAME, state, cells_json, confidence, diagnostics, doubtful_fields)
 
 
 def read_header(grey: np.ndarray, strokes: Strokes, ink: np.ndarray, geometry: BoardGeometry) -> Header:
