@@ -35,8 +35,12 @@ def reader(game: str):
 
 def read(game: str, image: np.ndarray, previous: Any = None) -> Reading:
     """Read ``game``'s board from a BGR ``image``. ``previous``, the state before (if known), lets
-    the reader prefer a state reachable from it. Raises :class:`NoBoardFound`."""
-    return reader(game).read(image, previous=previous)
+    the reader prefer a state reachable from it. Raises :class:`NoBoardFound` (an empty image
+    holds no board)."""
+    module = reader(game)
+    if image.size == 0:
+        raise NoBoardFound(f"the image is empty ({image.shape[1] if image.ndim > 1 else 0} x {image.shape[0]} px)")
+    return module.read(image, previous=previous)
 
 
 __all__ = ["DOUBTFUL_BELOW", "NoBoardFound", "READER_MODULES", "Reading", "read", "reader"]

@@ -52,6 +52,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.images import as_bgr
 from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
 
 GAME = "2048"
@@ -780,6 +781,7 @@ def read(image: np.ndarray, previous: Any = None) -> Reading:
     """Read the 2048 board in a BGR image (see the module's docstring). Raises
     :class:`NoBoardFound` when there is none."""
     started = time.perf_counter()
+    image = as_bgr(image)
     cut = board_image(image, *locate_board(image))
     board = cut.board_in_image()
     overlay, alpha = fit_overlay(cut.board.colour_rgb)

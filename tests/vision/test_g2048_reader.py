@@ -267,6 +267,19 @@ def test_another_games_screenshot_is_not_a_board(reference_data, other):
         read("2048", load(path))
 
 
+
+@pytest.mark.parametrize("channels", ["grey", "bgra"])
+def test_grey_and_bgra_screenshots_read_as_the_colour_one(truth, screenshots, channels):
+    # the other readers take grey and BGRA images; 2048's raised an OpenCV error on a grey one
+    image = screenshots["quiet_board.png"]
+    image = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY if channels == "grey" else cv2.COLOR_BGR2BGRA)
+    try:
+        reading = read("2048", image)
+    except NoBoardFound:
+        return  # a grey 2048 board may well be unreadable (its tiles are told by colour)
+    if channels == "bgra":
+        assert reading.cells == truth["quiet_board.png"].expected
+
 # -- the command line and the templates -------------------------------------------------------------------
 def test_kibitz_read_json(capsys, truth):
     case = truth["win_overlay.png"]
