@@ -33,7 +33,10 @@ def decode(data: bytes, source: str = "image") -> np.ndarray:
         raise ImageError(f"{source}: not an image this reader can decode (PNG, JPEG, BMP, WebP, TIFF)")
     if image.dtype == np.uint16:
         image = (image >> 8).astype(np.uint8)
-    return as_bgr(image)
+    try:
+        return as_bgr(image)
+    except ImageError as error:  # e.g. a float TIFF: say which file
+        raise ImageError(f"{source}: {error}") from None
 
 
 def load(path: str | Path) -> np.ndarray:
