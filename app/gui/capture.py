@@ -189,10 +189,12 @@ class CaptureOverlay(QWidget):
         self.setGeometry(shot.geometry)
 
     def selection(self) -> QRectF | None:
-        """The rectangle being dragged (logical, from this screen's top-left), or None."""
+        """The rectangle being dragged (logical, from this screen's top-left), or None. It is cut
+        to this screen: a drag carried on past its edge (onto another monitor) keeps reporting
+        positions beyond it, which this screen's picture and scale do not cover."""
         if self._anchor is None or self._corner is None:
             return None
-        return QRectF(self._anchor, self._corner).normalized()
+        return QRectF(self._anchor, self._corner).normalized().intersected(QRectF(self.rect()))
 
     def set_selection(self, rect: QRectF | None) -> None:
         """Show ``rect`` as if it were being dragged (screenshots of the overlay)."""

@@ -180,6 +180,27 @@ def test_drag_at_ratio_2_on_the_second_monitor_takes_physical_pixels(qtbot, wind
     assert remembered.screen == "right"
 
 
+def test_a_drag_past_the_screen_edge_is_cut_to_that_screen(qtbot, window2048, fake_read):
+    """Dragged from the left screen on into the right one: the overlay keeps the mouse and reports
+    positions past its edge. The region remembered (re-capture, follow mode) must be the part on
+    the left screen, the one whose pixels were read, not a rectangle reaching into the right
+    monitor at the left one's scale."""
+    window = window2048
+    left = ScreenShot("left", QRect(0, 0, 1000, 700), screen_image(1000, 700), Monitor(0, 0, 1000, 700))
+    right = ScreenShot("right", QRect(1000, 0, 800, 600), screen_image(1600, 1200), Monitor(1000, 0, 1600, 1200))
+    window.capture.screen_source = lambda: [left, right]
+    picker = window.capture.capture_board()
+
+    drag(qtbot, picker.overlay_on("left"), QPoint(800, 100), QPoint(1200, 400))
+    wait_read(qtbot, window)
+
+    _, image, _ = fake_read.calls[0]
+    assert image.shape == (300, 200, 3)
+    remembered = window.capture.remembered_region("2048")
+    assert remembered.region == Region(800, 100, 200, 300)
+    assert remembered.logical == (800.0, 100.0, 200.0, 300.0)
+
+
 def test_escape_and_a_click_change_nothing(qtbot, window2048, fake_read):
     window = window2048
     before, analyses = window.state, len(window.session.analyses)
