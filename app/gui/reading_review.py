@@ -38,7 +38,8 @@ LISTED_CELLS = 12
 #: Where the readers say (in ``Reading.diagnostics``) their grid lies in the image, in the order
 #: looked for. A value is ``[left, top, width, height]`` or a dict with ``left``/``x`` and
 #: ``top``/``y`` and either ``right`` and ``bottom``, or ``width`` and ``height``, or the cell
-#: pitch (``pitch_x``/``pitch_y``, ``cell_width``/``cell_height``, ``cell_pitch`` or ``pitch``).
+#: pitch (``pitch_x``/``pitch_y``, ``cell_width``/``cell_height``, ``cell_pitch``, ``pitch`` or
+#: ``cell``, as SPL-T's reader gives it).
 GEOMETRY_KEYS = ("board_rect", "grid_rect", "board_xywh", "board_px", "cell_px", "well", "board", "grid")
 
 
@@ -63,8 +64,8 @@ def _rect_from(value: Any, rows: int, columns: int) -> QRectF | None:
     width, height = _number(value, "width", "w"), _number(value, "height", "h")
     if width is not None and height is not None:
         return QRectF(left, top, width, height)
-    pitch_x = _number(value, "pitch_x", "cell_width", "cell_pitch", "pitch")
-    pitch_y = _number(value, "pitch_y", "cell_height", "cell_pitch", "pitch")
+    pitch_x = _number(value, "pitch_x", "cell_width", "cell_pitch", "pitch", "cell")
+    pitch_y = _number(value, "pitch_y", "cell_height", "cell_pitch", "pitch", "cell")
     if pitch_x is not None and pitch_y is not None:
         return QRectF(left, top, pitch_x * columns, pitch_y * rows)
     return None

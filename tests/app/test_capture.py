@@ -201,6 +201,22 @@ def test_a_drag_past_the_screen_edge_is_cut_to_that_screen(qtbot, window2048, fa
     assert remembered.logical == (800.0, 100.0, 200.0, 300.0)
 
 
+def test_every_readers_geometry_outlines_its_grid_in_the_review():
+    """The review marks the doubtful cells where the reader says its grid is; each reader words
+    that its own way (SPL-T's board_px gives one square cell side as "cell", which was not
+    understood: an SPL-T review, the likeliest one, showed the capture unmarked)."""
+    from app.gui.reading_review import board_rect
+
+    splt = {"board_px": {"left": -2.5, "top": 62.6, "cell": 54.49}}
+    assert board_rect(splt, (16, 8)) == QRectF(-2.5, 62.6, 8 * 54.49, 16 * 54.49)
+    tenten = {"board_px": {"left": 16.0, "top": 115.0, "right": 250.5, "bottom": 349.5, "cell_pitch": 23.45}}
+    assert board_rect(tenten, (10, 10)) == QRectF(16.0, 115.0, 234.5, 234.5)
+    hatetris = {"well": {"left": 10.0, "top": 20.0, "cell_width": 5.0, "cell_height": 6.0}}
+    assert board_rect(hatetris, (20, 10)) == QRectF(10.0, 20.0, 50.0, 120.0)
+    destructo = {"cell_px": {"left": 14.2, "top": 5.9, "pitch_x": 231.21, "pitch_y": 156.4}}
+    assert board_rect(destructo, (5, 5)) == QRectF(14.2, 5.9, 5 * 231.21, 5 * 156.4)
+
+
 def test_escape_and_a_click_change_nothing(qtbot, window2048, fake_read):
     window = window2048
     before, analyses = window.state, len(window.session.analyses)
