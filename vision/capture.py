@@ -63,6 +63,13 @@ def monitors() -> list[Monitor]:
         raise CaptureUnavailable(f"the screen cannot be captured here: {error}") from error
 
 
+def on_a_monitor(region: Region, screens: Sequence[Monitor]) -> bool:
+    """True when ``region`` overlaps one of ``screens`` (a region remembered before a monitor
+    was unplugged or moved may lie off every one)."""
+    return any(region.left < m.left + m.width and m.left < region.left + region.width
+               and region.top < m.top + m.height and m.top < region.top + region.height for m in screens)
+
+
 def to_monitor_region(
     logical: tuple[float, float, float, float],
     screen_geometry: tuple[float, float, float, float],

@@ -488,7 +488,23 @@ class CaptureController(QObject):
             self._say(f"No region remembered for {self.game.title} yet: drag one")
             self.capture_board()
             return False
+        if self._off_screen(remembered.region):
+            self.capture_board()
+            return False
         self._submit_read(None, "captured region", remembered.region)
+        return True
+
+    def _off_screen(self, region: Region) -> bool:
+        """True (and said) when ``region`` lies off every monitor now, e.g. after one was unplugged:
+        grabbing it would fail as if the platform could not capture at all."""
+        try:
+            monitors = screen_capture.monitors()
+        except CaptureUnavailable:
+            return False  # grabbing will say why
+        if not monitors or screen_capture.on_a_monitor(region, monitors):
+            return False
+        self._say(f"The region remembered for {self.game.title} lies off every screen now "
+                  "(a monitor unplugged or moved?): drag a new one")
         return True
 
     def open_image_file(self, path: str | None = None) -> bool:
@@ -647,6 +663,9 @@ class CaptureController(QObject):
         remembered = self.remembered_region()
         if remembered is None:
             self._say("Capture the board first (Ctrl+Shift+C): follow mode watches that region")
+            self.following_changed.emit(False)
+            return False
+        if self._off_screen(remembered.region):
             self.following_changed.emit(False)
             return False
         import vision.follow

@@ -307,6 +307,25 @@ def test_recapture_without_a_region_opens_the_overlay(qtbot, window2048, fake_re
     window2048.capture.picker.close()
 
 
+def test_a_region_off_every_screen_now_asks_for_a_new_one(qtbot, window2048, fake_read, monkeypatch):
+    """Remembered on a monitor since unplugged: F6 and follow mode say so and open the overlay,
+    rather than try the grab and report that the platform cannot capture at all."""
+    window = window2048
+    shot = ScreenShot("only", QRect(0, 0, 800, 600), screen_image(800, 600), Monitor(0, 0, 800, 600))
+    window.capture.screen_source = lambda: [shot]
+    window.capture.remember("2048", RememberedRegion("gone", (1900.0, 100.0, 300.0, 300.0),
+                                                     Region(1900, 100, 300, 300)))
+    monkeypatch.setattr(vision.capture, "monitors", lambda: [Monitor(0, 0, 800, 600)])
+    monkeypatch.setattr(vision.capture, "grab", lambda region: pytest.fail("grabbed a region off every screen"))
+
+    assert window.capture.recapture() is False
+    assert "off every screen" in window.message_label.text()
+    assert window.capture.picker is not None and window.capture.picker.is_open()
+    window.capture.picker.close()
+    assert window.capture.set_following(True) is False and not window.capture.is_following()
+    assert window.capture.message_box is None and fake_read.calls == []
+
+
 # -- no pixels: open a file or paste an image -----------------------------------------------------------
 def unavailable():
     raise CaptureUnavailable("the screen returned no picture (a Wayland session without a screenshot portal does this)")
