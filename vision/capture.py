@@ -52,12 +52,17 @@ class Monitor:
     height: int
 
 
-def monitors() -> list[Monitor]:
-    """Every monitor the backend sees (not the combined virtual screen)."""
+def _backend():
+    """mss's screen grabber (``mss.MSS`` since mss 10.2; ``mss.mss`` before, deprecated since)."""
     import mss
 
+    return mss.MSS() if hasattr(mss, "MSS") else mss.mss()
+
+
+def monitors() -> list[Monitor]:
+    """Every monitor the backend sees (not the combined virtual screen)."""
     try:
-        with mss.mss() as screen:
+        with _backend() as screen:
             return [Monitor(m["left"], m["top"], m["width"], m["height"]) for m in screen.monitors[1:]]
     except Exception as error:  # mss raises its own ScreenShotError and OS errors per platform
         raise CaptureUnavailable(f"the screen cannot be captured here: {error}") from error
@@ -94,24 +99,27 @@ def grab(region: Region | Sequence[int]) -> np.ndarray:
     """The pixels of ``region`` as an H x W x 3 uint8 BGR array.
 
     Raises :class:`CaptureUnavailable` when the platform returns nothing usable (no display, a
-    Wayland session without a portal, a region off every screen, or an all-black frame as some
-    compositors give instead of refusing)."""
-    import mss
-
+    Wayland session without a portal, a region off every screen, or all-black screens as some
+    compositors give instead of refusing; a black region on a screen that is not all black is
+    returned as it is)."""
     if not isinstance(region, Region):
         region = Region.from_list(region)
     try:
-        with mss.mss() as screen:
+        with _backend() as screen:
             shot = screen.grab({"left": region.left, "top": region.top,
                                 "width": region.width, "height": region.height})
             pixels = np.asarray(shot, dtype=np.uint8)
+            # a black region may simply be black (an empty HATETRIS well); only when every monitor
+            # is black too is the platform withholding the pixels
+            withheld = not pixels[:, :, :3].any() and not any(
+                np.asarray(screen.grab(monitor), dtype=np.uint8)[:, :, :3].any() for monitor in screen.monitors[1:])
     except Exception as error:
         raise CaptureUnavailable(f"the screen cannot be captured here: {error}") from error
     if pixels.ndim != 3 or pixels.shape[0] == 0 or pixels.shape[1] == 0:
         raise CaptureUnavailable("the screen capture returned no pixels")
-    image = np.ascontiguousarray(pixels[:, :, :3])
-    if not image.any():
+    if withheld:
         raise CaptureUnavailable(
-            "the screen capture returned an all-black image (a Wayland session without a screenshot "
+            "the screen capture returned an all-black screen (a Wayland session without a screenshot "
             "portal does this): open a screenshot file or paste an image instead")
+    image = np.ascontiguousarray(pixels[:, :, :3])
     return image

@@ -51,8 +51,9 @@ class _FakeShot:
 
 
 class _FakeMss:
-    def __init__(self, pixels=None, error=None):
+    def __init__(self, pixels=None, error=None, monitor_pixels=None):
         self.pixels, self.error = pixels, error
+        self.monitor_pixels = pixels if monitor_pixels is None else monitor_pixels
         self.monitors = [{"left": 0, "top": 0, "width": 300, "height": 200},
                          {"left": 0, "top": 0, "width": 300, "height": 200}]
 
@@ -65,6 +66,8 @@ class _FakeMss:
         return False
 
     def grab(self, box):
+        if box in self.monitors:
+            return _FakeShot(self.monitor_pixels)
         self.box = box
         return _FakeShot(self.pixels)
 
@@ -73,6 +76,7 @@ def _patch_mss(monkeypatch, fake):
     import mss
 
     monkeypatch.setattr(mss, "mss", lambda: fake)
+    monkeypatch.setattr(mss, "MSS", lambda: fake, raising=False)
 
 
 def test_grab_returns_bgr_of_the_region(monkeypatch):
@@ -85,10 +89,18 @@ def test_grab_returns_bgr_of_the_region(monkeypatch):
     assert image.shape == (20, 30, 3) and image[0, 0].tolist() == [10, 20, 30]
 
 
-def test_all_black_frame_is_reported_as_no_capture(monkeypatch):
+def test_all_black_screens_are_reported_as_no_capture(monkeypatch):
     _patch_mss(monkeypatch, _FakeMss(np.zeros((20, 30, 4), np.uint8)))
     with pytest.raises(CaptureUnavailable, match="all-black.*open a screenshot file or paste"):
         capture.grab([0, 0, 30, 20])
+
+
+def test_a_black_region_of_a_lit_screen_is_just_black(monkeypatch):
+    # an empty HATETRIS well is black: the screen around it shows the platform gives pixels
+    lit = np.full((200, 300, 4), 255, np.uint8)
+    _patch_mss(monkeypatch, _FakeMss(np.zeros((20, 30, 4), np.uint8), monitor_pixels=lit))
+    image = capture.grab([0, 0, 30, 20])
+    assert image.shape == (20, 30, 3) and not image.any()
 
 
 def test_backend_failure_is_reported_as_no_capture(monkeypatch):
