@@ -58,21 +58,6 @@ def board_key(game: Game, state: Any) -> Any:
 
 
 # -- how far a position is from the reading (0 only when the boards agree) ----------------------
-def _splt_distance(state, target) -> int:
-    # cells whose covering box differs (geometry, or plain versus point block)
-    def owners(s):
-        grid = {}
-        for box in s.boxes:
-            signature = (box.x, box.y, box.w, box.h, box.points > 0)
-            for cell in box.cells():
-                grid[cell] = signature
-        return grid
-
-    mine, theirs = owners(state), owners(target)
-    cells = set(mine) | set(theirs)
-    return sum(mine.get(cell) != theirs.get(cell) for cell in cells)
-
-
 def _g2048_distance(state, target) -> int:
     return sum(a != b for a, b in zip(state.exponents, target.exponents))
 
@@ -97,7 +82,6 @@ def _hatetris_distance(state, target) -> int:
 
 
 DISTANCES: dict[str, Callable[[Any, Any], int]] = {
-    "splt": _splt_distance,
     "2048": _g2048_distance,
     "1010": _tenten_distance,
     "destructo": _destructo_distance,
@@ -147,12 +131,6 @@ CHANCE_CANDIDATES: dict[str, Callable[[Game, Any, Any], Iterable[Any]]] = {
 MAX_PLAYER_MOVES = {"splt": 24, "2048": 3, "1010": 3, "destructo": 3, "hatetris": 2}
 
 
-def _splt_exact_moves(previous, target) -> int | None:
-    """SPL-T counts its splits on screen: the number of moves between two readings is known."""
-    difference = target.splits - previous.splits
-    return difference if 0 < difference <= MAX_PLAYER_MOVES["splt"] else None
-
-
 @dataclasses.dataclass(frozen=True)
 class Explanation:
     moves: tuple[Any, ...]      # player moves and chance outcomes, in the order they are played
@@ -162,7 +140,17 @@ class Explanation:
 def explain(game: Game, previous: Any, target: Any, *, beam_width: int = 400,
             max_player_moves: int | None = None) -> Explanation | None:
     """See :func:`_explain`; a reading with a score (read off the screen) is first explained with
-    that score, then, if no line gives it, by its board alone (a misread score)."""
+    that score, then, if no line gives it, by its board alone (a misread score).
+
+    SPL-T has its own search (:func:`_explain_splt`); ``beam_width`` does not apply to it."""
+    if game.short_name == "splt":
+        if max_player_moves is not None and target.splits - previous.splits > max_player_moves:
+            return None
+        if target.score:
+            found = _explain_splt(game, previous, target, check_score=True)
+            if found is not None:
+                return found
+        return _explain_splt(game, previous, target, check_score=False)
     if getattr(target, "score", 0):
         found = _explain(game, previous, target, beam_width, max_player_moves, check_score=True)
         if found is not None:
@@ -176,16 +164,13 @@ def _explain(game: Game, previous: Any, target: Any, beam_width: int, max_player
     position whose board equals ``target``'s (the reading), or None when none is found within
     ``max_player_moves`` player moves (a beam of ``beam_width`` positions a layer).
 
-    An empty line (the boards already agree) is an :class:`Explanation` with no moves. When the
-    game shows a move counter (SPL-T's splits), the line has exactly that many moves."""
+    An empty line (the boards already agree) is an :class:`Explanation` with no moves. (SPL-T,
+    whose split counter fixes the number of moves, has its own search: :func:`_explain_splt`.)"""
     key = BOARD_KEYS.get(game.short_name, lambda s: s)
     distance = DISTANCES.get(game.short_name)
     candidates = CHANCE_CANDIDATES.get(game.short_name, _listed_outcomes)
     goal = key(target)
-    exact = _splt_exact_moves(previous, target) if game.short_name == "splt" else None
-    if game.short_name == "splt" and exact is None and key(previous) != goal:
-        return None
-    limit = exact if exact is not None else (max_player_moves or MAX_PLAYER_MOVES.get(game.short_name, 2))
+    limit = max_player_moves or MAX_PLAYER_MOVES.get(game.short_name, 2)
 
     def settle(state, line):
         """Play the chance steps that fit the reading; yields (state, line) once per way."""
@@ -199,15 +184,14 @@ def _explain(game: Game, previous: Any, target: Any, beam_width: int, max_player
                 continue
             yield from settle(after, line + (outcome,))
 
-    def done(state, moves_played) -> bool:
-        return (key(state) == goal and (exact is None or moves_played == exact)
-                and (not check_score or state.score == target.score))
+    def done(state) -> bool:
+        return key(state) == goal and (not check_score or state.score == target.score)
 
     layer: list[tuple[Any, tuple[Any, ...]]] = []
-    if exact is None and done(previous, 0):
+    if done(previous):
         return Explanation((), previous)
     for state, line in settle(previous, ()):
-        if done(state, 0):
+        if done(state):
             return Explanation(line, state)
         layer.append((state, line))
     for played in range(1, limit + 1):
@@ -220,7 +204,7 @@ def _explain(game: Game, previous: Any, target: Any, beam_width: int, max_player
                 except KibitzInputError:
                     continue
                 for settled, settled_line in settle(after, line + (move,)):
-                    if done(settled, played):
+                    if done(settled):
                         return Explanation(settled_line, settled)
                     settled_key = key(settled)
                     if settled_key in seen:
@@ -233,6 +217,336 @@ def _explain(game: Game, previous: Any, target: Any, beam_width: int, max_player
         following.sort(key=lambda entry: entry[0])
         layer = [(state, line) for _, state, line in following[:beam_width]]
     return None
+
+
+# -- SPL-T: a search pinned by the split count, the score and the blocks' countdown clocks ---------
+#
+# Between two SPL-T readings the number of splits is known (it is on screen), and so, nearly
+# always, is the score. The search walks the legal splits depth first, exactly that many deep, and
+# cuts every position from which the rules cannot reach the reading:
+#
+# * Score bookkeeping (spec 1.7). Over the remaining r splits a point block adds to the score its
+#   value now (or, made on split N, N + 1) minus the value it ends with, plus its area if it
+#   explodes; every split adds 1. With the reading's values V and the position's values P,
+#   ``score_target - score - r - P + V`` is exactly what clusters made from now on (N + 1 per
+#   member) and explosions (their area) still have to earn. Blocks that must explode (they count
+#   down to nothing in time, or the reading has no block they could become) and blocks of the
+#   reading no block of the position can become (new clusters, whose values tell their earliest
+#   split) must be paid from it; what is left over (the spare) bounds everything else. Real boards
+#   spend it almost exactly, so a cluster made a split late, or one made by accident, is cut at once.
+# * Columns (spec 1.5, 1.6). Boxes fall straight down, never past each other; a split only divides
+#   a box; refill boxes come in above everything left in their columns. So each column of the
+#   reading, bottom to top, is the position's column with some boxes gone, the others replaced by
+#   their pieces (in place unless something under them can go), then refill boxes on top. A point
+#   block keeps its size and counts down: in place it shows ``p - r``; fallen, it is lower and
+#   halved (at most ``(p - r) // 2``). Pieces also count splits: horizontal ones for a column cut
+#   into more boxes, vertical ones for narrower pieces; the remaining splits alternate H and V, so
+#   how many of each are left is known.
+#
+# Positions found to be dead ends are remembered (two orders of independent splits reach the same
+# position), column verdicts too (a split changes one to four columns), and the splits that leave
+# more of the reading's boxes in place are tried first. The kernel plays the splits.
+
+#: How many positions the SPL-T search looks at before it gives up, with the score read and by the
+#: board alone (a misread score: the board pins the line down far less). The real 11-split
+#: screenshot pair takes a few hundred; readings far apart early in a game can take more.
+SPLT_POSITIONS_WITH_SCORE = 60_000
+SPLT_POSITIONS_BOARD_ONLY = 12_000
+
+_SPLT_NO_LOG = np.zeros((0, 8), np.int32)
+_SPLT_AREA = 8 * 16    # the board's area: no explosion scores more
+
+
+def _splt_turns_to_explode(points: int) -> int:
+    """The fewest splits after which a block showing ``points`` is gone: halved on every one."""
+    turns = 1
+    while points > 1:
+        points = max(1, (points - 1) // 2)
+        turns += 1
+    return turns
+
+
+class _SpltGoal:
+    """The target reading, prepared for the checks (columns bottom to top, values, clock)."""
+
+    def __init__(self, target, check_score: bool):
+        self.splits = target.splits
+        self.score = target.score if check_score else None
+        self.boxes = tuple(sorted((b.x, b.y, b.w, b.h, b.points) for b in target.boxes))
+        self.box_set = frozenset(self.boxes)
+        self.points = tuple(box for box in self.boxes if box[4])
+        self.point_total = sum(box[4] for box in self.points)
+        self.points_by_shape: dict[tuple[int, int, int], list[tuple[int, int, int, int, int]]] = {}
+        for box in self.points:
+            self.points_by_shape.setdefault((box[0], box[2], box[3]), []).append(box)
+        columns: list[list[tuple[int, int, int, int, int]]] = [[] for _ in range(8)]
+        for box in self.boxes:
+            for column in range(box[0], box[0] + box[2]):
+                columns[column].append(box)
+        self.columns = [sorted(column, key=lambda box: -box[1]) for column in columns]
+        self.column_needs: dict[Any, tuple[int, int] | None] = {}
+        self.shape_costs: dict[Any, int | None] = {}
+
+    def earliest_creation(self, value: int, splits: int) -> int | None:
+        """The first split, after ``splits``, on which a cluster can be made that shows ``value``
+        in the target T: unhalved it shows 2N - T (so N is known). Halved first on split j, it
+        shows at most (2N - j) // 2 - (T - j), largest for j = T: so 2N - T >= 2 * value."""
+        last = self.splits
+        candidates = []
+        if (value + last) % 2 == 0 and splits < (value + last) // 2 <= last:
+            candidates.append((value + last) // 2)
+        halved = max(splits + 1, value + (last + 1) // 2)
+        if halved <= last:
+            candidates.append(halved)
+        return min(candidates) if candidates else None
+
+
+def _splt_could_become(points: int, y: int, target_box, remaining: int) -> bool:
+    """Can a block showing ``points`` at row ``y`` (same column and size) end as ``target_box``?"""
+    if points <= remaining:
+        return False
+    if target_box[1] == y:
+        return target_box[4] == points - remaining
+    return target_box[1] > y and 1 <= target_box[4] <= max(1, (points - remaining) // 2)
+
+
+def _splt_score_spare(goal: _SpltGoal, boxes, splits: int, score: int) -> int | None:
+    """The score bookkeeping check (see above): what the budget still to earn leaves over once
+    what must come is paid, or None if it does not cover that."""
+    remaining = goal.splits - splits
+    by_shape: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
+    values = 0
+    for x, y, w, h, points in boxes:
+        if points:
+            values += points
+            by_shape.setdefault((x, w, h), []).append((y, points))
+    budget = goal.score - score - remaining - values + goal.point_total
+    if budget < 0:
+        return None
+    needed = 0
+    for shape in goal.points_by_shape.keys() | by_shape.keys():
+        key = (shape, splits, tuple(by_shape.get(shape, ())))
+        cost = goal.shape_costs.get(key, -1)
+        if cost == -1:
+            cost = goal.shape_costs[key] = _splt_shape_cost(goal, shape, by_shape.get(shape, ()), splits)
+        if cost is None:
+            return None
+        needed += cost
+        if needed > budget:
+            return None
+    return budget - needed
+
+
+def _splt_shape_cost(goal: _SpltGoal, shape, blocks, splits: int) -> int | None:
+    """What the point blocks of one column and size must still earn: the area of the position's
+    blocks that must explode, N + 1 for each target block only a cluster made on split N (at the
+    earliest) can give; None if some target block cannot be made at all."""
+    remaining = goal.splits - splits
+    x, w, h = shape
+    targets = goal.points_by_shape.get(shape, ())
+    cost = 0
+    for y, points in blocks:
+        if not any(_splt_could_become(points, y, target, remaining) for target in targets):
+            cost += w * h
+    for target in targets:
+        if any(_splt_could_become(points, y, target, remaining) for y, points in blocks):
+            continue
+        made = goal.earliest_creation(target[4], splits)
+        if made is None:
+            return None
+        cost += made + 1
+    return cost
+
+
+def _splt_columns_allow(goal: _SpltGoal, boxes, splits: int, spare: int | None) -> bool:
+    """The column check (see above), one column at a time, and a count of the splits it implies.
+
+    A column's verdict is remembered (a split changes one to four columns, the others are looked
+    up). A column whose boxes become more pieces needs that many horizontal splits of boxes over
+    it, and a piece narrower than its box as many vertical splits as it is halved; columns that no
+    plain box joins are split apart, so their needs add up. The remaining splits alternate, so how
+    many of each kind are left is known. ``spare`` is the score left over (None: not known)."""
+    columns: list[list[tuple[int, int, int, int, int]]] = [[] for _ in range(8)]
+    joined = [False] * 8        # joined[c]: a plain box covers columns c - 1 and c
+    for box in boxes:
+        x, w = box[0], box[2]
+        for column in range(x, x + w):
+            columns[column].append(box)
+            if column > x and not box[4]:
+                joined[column] = True
+    if spare is not None:
+        spare = min(spare, splits + 2 + _SPLT_AREA)    # more changes nothing below
+    horizontal: dict[int, int] = {}     # per group of joined columns: the most any column needs
+    vertical: dict[int, int] = {}
+    group = 0
+    for column, stack in enumerate(columns):
+        stack.sort(key=lambda box: -box[1])
+        key = (column, splits, tuple(stack), spare)
+        if key in goal.column_needs:
+            needs = goal.column_needs[key]
+        else:
+            needs = goal.column_needs[key] = _splt_column_needs(goal, column, stack, splits, spare)
+        if needs is None:
+            return False
+        if not joined[column]:
+            group = column
+        horizontal[group] = max(horizontal.get(group, 0), needs[0])
+        vertical[group] = max(vertical.get(group, 0), needs[1])
+    remaining = goal.splits - splits
+    horizontal_left = (goal.splits + 1) // 2 - (splits + 1) // 2    # splits made with n even
+    vertical_left = remaining - horizontal_left
+    return sum(horizontal.values()) <= horizontal_left and sum(vertical.values()) <= vertical_left
+
+
+def _splt_column_needs(goal: _SpltGoal, column: int, stack, splits: int,
+                       spare: int | None) -> tuple[int, int] | None:
+    """Can this column of the position (boxes bottom to top) become the target's column in the
+    remaining splits? A small alignment: each box goes, or becomes the next target boxes (its
+    pieces, or itself for a point block), and whatever target boxes are left on top came in as
+    refill. None if it cannot, else the fewest horizontal and vertical splits of its boxes that
+    an alignment needs (each counted over all alignments, so both are lower bounds).
+
+    With the score known, a box goes only if the score allows it: a block the bookkeeping already
+    counts as exploding, another one if ``spare`` covers its area, a plain box only if it covers
+    what a cluster member made from now on that explodes earns (N + 1 and its area)."""
+    remaining = goal.splits - splits
+    covered = 0
+    for _, y, _, h, _ in stack:
+        covered |= ((1 << h) - 1) << y
+    voids = ~covered & 0xFFFF
+    # A plain box goes only as a cluster that explodes in time: without falling it needs the
+    # split count to double; falling, it is halved at once and then on every split.
+    plain_goes_unmoved = 2 * (splits + 1) <= goal.splits
+    plain_goes_falling = _splt_turns_to_explode(max(1, (splits + 1) // 2)) <= remaining - 1
+    if spare is not None and spare < splits + 3:
+        plain_goes_unmoved = plain_goes_falling = False
+
+    def new_ok(value: int) -> bool:
+        return goal.earliest_creation(value, splits) is not None
+
+    def reach_with(states, state, horizontal, vertical):
+        known = states.get(state)
+        states[state] = (horizontal, vertical) if known is None else \
+            (min(known[0], horizontal), min(known[1], vertical))
+
+    wanted = goal.columns[column]
+    count = len(wanted)
+    # (target boxes accounted for, something under here went or is void) -> splits needed
+    reach: dict[tuple[int, bool], tuple[int, int]] = {(0, False): (0, 0)}
+    for x, y, w, h, points in stack:
+        void_below = (voids >> (y + h)) != 0
+        following: dict[tuple[int, bool], tuple[int, int]] = {}
+        for (start, moved), (horizontal, vertical) in reach.items():
+            can_move = moved or void_below
+            if points:
+                goes = points <= remaining or (can_move and _splt_turns_to_explode(points) <= remaining)
+                if goes and spare is not None and w * h > spare and points > remaining:
+                    goes = not any(_splt_could_become(points, y, target, remaining)
+                                   for target in goal.points_by_shape.get((x, w, h), ()))
+            else:
+                goes = plain_goes_unmoved or (can_move and plain_goes_falling)
+            if goes:
+                reach_with(following, (start, True), horizontal, vertical)
+            if points:
+                if start < count:
+                    tx, ty, tw, th, _ = target = wanted[start]
+                    if (tx, tw, th) == (x, w, h) and (ty == y or can_move) \
+                            and _splt_could_become(points, y, target, remaining):
+                        reach_with(following, (start + 1, can_move), horizontal, vertical)
+                continue
+            height = 0
+            halvings = 0
+            for end in range(start, count):
+                tx, ty, tw, th, tv = wanted[end]
+                height += th
+                top = y + h - height     # the piece's row before anything fell
+                if (tx < x or tx + tw > x + w or (tx - x) % tw or height > h or (top - y) % th
+                        or ty < top or (ty != top and not can_move) or (tv and not new_ok(tv))):
+                    break
+                halvings = max(halvings, (w // tw).bit_length() - 1)
+                if height == h:
+                    reach_with(following, (end + 1, can_move), horizontal + end - start, vertical + halvings)
+                    break
+        reach = following
+        if not reach:
+            return None
+    best = None
+    for (start, moved), needs in reach.items():
+        refilled = wanted[start:]      # came in from the top: needs a box gone or a void
+        if not refilled or ((moved or voids) and all(not box[4] or new_ok(box[4]) for box in refilled)):
+            best = needs if best is None else (min(best[0], needs[0]), min(best[1], needs[1]))
+    return best
+
+
+def _splt_children(boxes, splits: int, flags: int):
+    """Every legal split of the packed position: (box split, boxes after, score gained)."""
+    from engines.splt import kernel
+
+    count = len(boxes)
+    packed = np.zeros((kernel.MAX_BOXES, 5), np.int32)
+    packed[:count] = boxes
+    owner = np.full((kernel.HEIGHT, kernel.WIDTH), -1, np.int16)
+    kernel.build_owner(packed, count, owner)
+    parts = np.zeros(5, np.int64)
+    vertical = splits % 2
+    for index, box in enumerate(boxes):
+        if box[4] or (box[2] if vertical else box[3]) < 2:
+            continue
+        after, after_owner = packed.copy(), owner.copy()
+        after_count, _ = kernel.turn(after, count, after_owner, splits, index, flags, _SPLT_NO_LOG, parts)
+        yield box, tuple(map(tuple, after[:after_count].tolist())), int(parts.sum())
+
+
+class _SpltGaveUp(Exception):
+    """The search looked at its allowance of positions without settling the question."""
+
+
+def _explain_splt(game: Game, previous: Any, target: Any, check_score: bool) -> Explanation | None:
+    """The splits from ``previous`` to a position with ``target``'s boxes (and, with
+    ``check_score``, its score) in exactly the number of splits between their counters; None if
+    there are none, or if the search gives up after its allowance of positions."""
+    from engines.splt.state import Move
+
+    depth = target.splits - previous.splits
+    if depth < 0 or depth > MAX_PLAYER_MOVES["splt"]:
+        return None
+    goal = _SpltGoal(target, check_score)
+    flags = previous.rules.flags()
+    dead: set[Any] = set()
+    line: list[Any] = []
+    allowance = [SPLT_POSITIONS_WITH_SCORE if check_score else SPLT_POSITIONS_BOARD_ONLY]
+
+    def finished(boxes, score) -> bool:
+        return tuple(sorted(boxes)) == goal.boxes and (goal.score is None or score == goal.score)
+
+    def search(boxes, splits: int, score: int) -> bool:
+        if splits == goal.splits:
+            return finished(boxes, score)
+        key = (tuple(sorted(boxes)), splits, score if goal.score is not None else None)
+        if key in dead:
+            return False
+        allowance[0] -= 1
+        if allowance[0] < 0:
+            raise _SpltGaveUp
+        spare = None if goal.score is None else _splt_score_spare(goal, boxes, splits, score)
+        if (goal.score is None or spare is not None) and _splt_columns_allow(goal, boxes, splits, spare):
+            children = list(_splt_children(boxes, splits, flags))
+            children.sort(key=lambda child: -sum(box in goal.box_set for box in child[1]))
+            for box, after, gained in children:
+                if search(after, splits + 1, score + gained):
+                    line.append(Move(*box[:4]))
+                    return True
+        dead.add(key)
+        return False
+
+    start = tuple((b.x, b.y, b.w, b.h, b.points) for b in previous.boxes)
+    try:
+        if not search(start, previous.splits, previous.score):
+            return None
+    except _SpltGaveUp:
+        return None
+    moves = tuple(reversed(line))
+    return Explanation(moves, game.replay(previous, moves) if moves else previous)
 
 
 # -- watching the captured region ------------------------------------------------------------------
