@@ -123,3 +123,45 @@ def test_destructo_follows_a_seeded_level_drawn_by_our_view():
     played, follower = follow(game, start, frames)
     assert played == line  # legal moves name each group by one boulder, the same on both sides
     assert follower.state.board == states[-1].board and follower.state.score == states[-1].score
+
+
+def test_splt_follows_the_world_record_drawn_by_our_view():
+    # splits 100..111 of the 1196-split record, one frame per split, as the SPL-T view draws them
+    import json
+
+    from engines.splt.state import Move
+
+    game = GAMES["splt"]
+    record = json.loads((_data() / "splt" / "record_sequences_geometric.json").read_text())["1196"]
+    moves = [Move(x, y, w, h) for x, y, w, h in record["moves_xywh"]]
+    state = game.replay(game.initial_state(), moves[:100])
+    start, states = state, []
+    for move in moves[100:112]:
+        state = game.play(state, move).state
+        states.append(state)
+    assert states[-1].score == record["score_after_each_split"][111]
+    frames = [render_board("splt", s, (460, 960), noise=2, seed=i) for i, s in enumerate(states)]
+    played, follower = follow(game, start, frames)
+    assert played == moves[100:112]
+    assert follower.state.same_position(states[-1])
+
+
+def test_splt_follows_the_real_158_to_169_screenshot_pair():
+    # the two real screenshots of 6ptblock.png, 11 splits apart: the follower starts from what it
+    # reads on the left one and must find the transcribed 11 splits to the right one
+    import json
+
+    from engines.splt.state import Move
+    from tests.vision.truth_splt import cases
+    from vision import read
+
+    game = GAMES["splt"]
+    by_name = {case.name: case for case in cases(_data())}
+    left, right = by_name["splt/6ptblock.png#left"].load(), by_name["splt/6ptblock.png#right"].load()
+    start = read("splt", left).state
+    assert (start.splits, start.score) == (158, 11834)
+    truth = json.loads((_data() / "splt" / "screenshot_truth.json").read_text())["_validated_transition"]
+    expected = [Move(x, y, w, h) for x, y, w, h, _ in truth["moves_box_before_split_xywh_and_orientation"]]
+    played, follower = follow(game, start, [right])
+    assert played == expected
+    assert (follower.state.splits, follower.state.score) == (169, 13177)
