@@ -37,6 +37,19 @@ class TruthCase:
         return image
 
 
+def compare_rows(expected: list[list[Any]], got: Any) -> tuple[int, int]:
+    """(right, total) over a grid's transcribed cells, row by row; a reading whose shape differs
+    (not rows, or a row of another length) gets no cell of that row right."""
+    total = sum(len(row) for row in expected)
+    if not isinstance(got, list):
+        return 0, total
+    right = 0
+    for expected_row, got_row in zip(expected, got):
+        if isinstance(got_row, list) and len(got_row) == len(expected_row):
+            right += sum(e == g for e, g in zip(expected_row, got_row))
+    return right, total
+
+
 #: game short name -> module under tests/vision with its cases
 TRUTH_MODULES = {
     "splt": "tests.vision.truth_splt",

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.vision.truth import TruthCase
+from tests.vision.truth import TruthCase, compare_rows
 
 FOLDER = "destructo"
 TRUTH = "truth.json"
@@ -23,14 +23,7 @@ CROPS = ("blocks_before.png", "blocks_during.png", "blocks_after.png")
 
 def compare(expected: list[list[str | None]], got: Any) -> tuple[int, int]:
     """(right, total) over the transcribed cells; rows or cells the reading lacks count wrong."""
-    total = sum(len(row) for row in expected)
-    if not isinstance(got, list):
-        return 0, total
-    right = 0
-    for expected_row, got_row in zip(expected, got):
-        if isinstance(got_row, list):
-            right += sum(e == g for e, g in zip(expected_row, got_row))
-    return right, total
+    return compare_rows(expected, got)
 
 
 def cases(data: Path) -> list[TruthCase]:

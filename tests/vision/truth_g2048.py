@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.vision.truth import TruthCase
+from tests.vision.truth import TruthCase, compare_rows
 
 FOLDER = "2048"
 TRUTH = "truth.json"
@@ -30,14 +30,9 @@ def overlay_name(description: str | None) -> str | None:
 
 def compare(expected: list[list[int]], got: Any) -> tuple[int, int]:
     """(right, total) over the 16 cells; a malformed reading gets no cell right."""
-    total = sum(len(row) for row in expected)
     if not isinstance(got, list) or len(got) != len(expected):
-        return 0, total
-    right = 0
-    for expected_row, got_row in zip(expected, got):
-        if isinstance(got_row, list) and len(got_row) == len(expected_row):
-            right += sum(e == g for e, g in zip(expected_row, got_row))
-    return right, total
+        return 0, sum(len(row) for row in expected)
+    return compare_rows(expected, got)
 
 
 def cases(data: Path) -> list[TruthCase]:

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.vision.truth import TruthCase
+from tests.vision.truth import TruthCase, compare_rows
 
 FOLDER = "1010"
 TRUTH = "truth.json"
@@ -29,10 +29,10 @@ def expected_cells(truth: dict[str, Any]) -> dict[str, Any]:
 
 def compare(expected: dict[str, Any], got: dict[str, Any]) -> tuple[int, int]:
     """(right, total) over the 100 grid cells and the 3 tray slots."""
-    right = sum(e == g for expected_row, got_row in zip(expected["grid"], got["grid"])
-                for e, g in zip(expected_row, got_row))
-    right += sum(e == g for e, g in zip(expected["tray"], got["tray"]))
-    return right, sum(len(row) for row in expected["grid"]) + len(expected["tray"])
+    right, total = compare_rows(expected["grid"], got.get("grid") if isinstance(got, dict) else None)
+    tray = got.get("tray") if isinstance(got, dict) else None
+    right += sum(e == g for e, g in zip(expected["tray"], tray or []))
+    return right, total + len(expected["tray"])
 
 
 def cases(data: Path) -> list[TruthCase]:

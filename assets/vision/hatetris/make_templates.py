@@ -16,6 +16,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from assets.vision.glyphs import render_glyph
+
 OUTPUT = Path(__file__).with_name("digits.png")
 RENDER_PIXELS = 64
 #: (family or None for the default font, bold)
@@ -25,25 +27,7 @@ _application = None
 
 def render_digit(digit: str, family: str | None, bold: bool) -> np.ndarray:
     """The digit's ink (0..1), cropped to its box."""
-    from PySide6.QtCore import QPoint
-    from PySide6.QtGui import QColor, QFont, QImage, QPainter
-
-    image = QImage(RENDER_PIXELS * 2, RENDER_PIXELS * 2, QImage.Format.Format_Grayscale8)
-    image.fill(QColor(0, 0, 0))
-    font = QFont(family) if family else QFont()
-    font.setPixelSize(RENDER_PIXELS)
-    font.setBold(bold)
-    painter = QPainter(image)
-    painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
-    painter.setFont(font)
-    painter.setPen(QColor(255, 255, 255))
-    painter.drawText(QPoint(RENDER_PIXELS // 2, RENDER_PIXELS * 3 // 2), digit)
-    painter.end()
-    pixels = np.array(image.constBits(), dtype=np.uint8).reshape(image.height(), image.bytesPerLine())
-    pixels = pixels[:, :image.width()].astype(np.float32) / 255.0
-    rows = np.flatnonzero(pixels.max(axis=1) > 0.3)
-    columns = np.flatnonzero(pixels.max(axis=0) > 0.3)
-    return pixels[rows[0]:rows[-1] + 1, columns[0]:columns[-1] + 1]
+    return render_glyph(digit, family, RENDER_PIXELS, bold)
 
 
 def templates() -> np.ndarray:
