@@ -933,8 +933,25 @@ def _read_board(bgr: np.ndarray, previous: Any) -> Reading:
             state = GAMES[GAME].parse_board(header + "\n" + board_text(board))
         except NotationError as error:
             raise NoBoardFound(f"the boulders read are no position: {error}") from None
+    cut = _edges_touched(diagnostics["cell_px"], rows, columns, bgr.shape)
+    doubtful_fields: tuple[str, ...] = ()
+    if cut and (previous is None or not getattr(previous, "board", None)
+                or (len(previous.board), len(previous.board[0])) != (rows, columns)):
+        # boards come in many sizes: boulders up to the capture's edge may go on beyond it
+        diagnostics["extent"] = (f"the boulders reach the image's {' and '.join(cut)} edge: the board may go on "
+                                 "beyond the capture")
+        doubtful_fields = ("extent",)
     diagnostics["ms"] = round((time.perf_counter() - started) * 1000, 1)
-    return Reading(GAME, state, [[cell_name(cell) for cell in row] for row in board], confidence, diagnostics)
+    return Reading(GAME, state, [[cell_name(cell) for cell in row] for row in board], confidence, diagnostics,
+                   doubtful_fields)
+
+
+def _edges_touched(cell_px: dict[str, float], rows: int, columns: int, shape: tuple[int, ...]) -> list[str]:
+    """The image edges the board's outer boulders come within a quarter of a cell of."""
+    left, top, pitch_x, pitch_y = cell_px["left"], cell_px["top"], cell_px["pitch_x"], cell_px["pitch_y"]
+    gaps = {"left": left, "top": top, "right": shape[1] - (left + columns * pitch_x),
+            "bottom": shape[0] - (top + rows * pitch_y)}
+    return [side for side, gap in gaps.items() if gap < 0.25 * (pitch_x if side in ("left", "right") else pitch_y)]
 
 
 def read_boulder(image: np.ndarray, rendering: str = "game") -> tuple[Boulder, float]:

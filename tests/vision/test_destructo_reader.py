@@ -368,3 +368,20 @@ def test_digit_templates_are_what_the_script_renders(qapp):
     rendered = make_templates.digit_sheet()
     assert stored.shape == rendered.shape == (destructo.DIGIT_HEIGHT, 10 * destructo.DIGIT_WIDTH)
     assert np.abs(stored.astype(int) - rendered.astype(int)).max() <= 40  # a font's hinting may differ
+
+
+# -- a board cut by the capture ----------------------------------------------------------------------
+def test_boulders_up_to_the_capture_edge_are_not_taken_as_the_whole_board(truth):
+    # the real crops end at their outer boulders: a board of another size may go on beyond them
+    case = truth["blocks_before.png"]
+    reading = read("destructo", case.load())
+    assert reading.cells == case.expected
+    assert reading.doubtful_fields == ("extent",) and not reading.sure
+    assert "left" in reading.diagnostics["extent"] and "bottom" in reading.diagnostics["extent"]
+    # the same boulders with the page around them (as a capture of the whole board has)
+    framed = cv2.copyMakeBorder(case.load(), 120, 120, 160, 160, cv2.BORDER_CONSTANT, value=(40, 48, 60))
+    reading = read("destructo", framed)
+    assert reading.cells == case.expected and reading.doubtful_fields == ()
+    # following a game whose board has this size, the edge says nothing new
+    previous = read("destructo", framed).state
+    assert read("destructo", case.load(), previous=previous).doubtful_fields == ()
