@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.gui.position_dialog import CheckedPositionDialog
 from engines import Game
 
 GRID_COLOR = QColor(60, 170, 255)
@@ -185,7 +186,7 @@ class DoubtfulCellMarks(QObject):
         return True
 
 
-class ReadingReview(QDialog):
+class ReadingReview(CheckedPositionDialog):
     """Check a doubtful reading (see the module docstring). After it is accepted,
     :meth:`state` is the position to load; ``recapture_requested`` asks for a new capture."""
 
@@ -199,9 +200,8 @@ class ReadingReview(QDialog):
         self.reading = reading
         self.setWindowTitle(f"Check the board read — {game.title}")
         self._make_board_editor = make_board_editor
-        self._checked: Any = reading.state
+        self._checked = reading.state
         self._error: str | None = None
-        self._accepted: Any = None
         self.editor: QDialog | None = None
         doubtful = reading.doubtful
         grid = board_rect(reading.diagnostics, reading.per_cell_confidence.shape[:2])
@@ -271,10 +271,6 @@ class ReadingReview(QDialog):
     def doubtful(self) -> list[tuple[int, int]]:
         return list(self.image_view.doubtful)
 
-    def state(self) -> Any:
-        """The position to load once accepted; None before that or after Cancel."""
-        return self._accepted if self.result() == QDialog.DialogCode.Accepted else None
-
     def checked_state(self) -> Any:
         """The text's position, or None while the game's parser refuses it."""
         return self._checked
@@ -330,13 +326,3 @@ class ReadingReview(QDialog):
         self.reject()
         self.recapture_requested.emit()
 
-    def accept(self) -> None:
-        """Close with the text's position, only while the parser accepts it."""
-        if self._checked is None:
-            return
-        self._accepted = self._checked
-        super().accept()
-
-    def reject(self) -> None:
-        self._accepted = None
-        super().reject()

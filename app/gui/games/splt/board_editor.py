@@ -41,7 +41,6 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QButtonGroup,
-    QDialog,
     QDialogButtonBox,
     QFormLayout,
     QGridLayout,
@@ -59,6 +58,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.gui.games.splt.layout import BoardGeometry, BoardLayout
+from app.gui.position_dialog import CheckedPositionDialog
 from app.gui.games.splt.painting import BACKGROUND, paint_board, paint_header, paint_preview
 from engines import Game
 from engines.splt import HEIGHT, WIDTH, Box, Rules, State
@@ -436,7 +436,7 @@ TOOL_HINTS = {
 }
 
 
-class SpltBoardEditor(QDialog):
+class SpltBoardEditor(CheckedPositionDialog):
     """A dialog to set up an SPL-T position by hand, starting from ``state``.
 
     ``SpltBoardEditor(game, state, parent)`` fits ``GameUi.make_board_editor``. After the dialog
@@ -450,10 +450,8 @@ class SpltBoardEditor(QDialog):
         self.setWindowTitle(f"Set up position — {game.title}")
         self._start = Draft.of(state)
         self._history = _UndoList(self._start)
-        self._checked: State | None = None
         self._error: str | None = None
         self._warnings: list[str] = []
-        self._accepted: State | None = None
 
         self.canvas = EditorCanvas(self)
         self.canvas.clicked.connect(self._clicked)
@@ -664,10 +662,6 @@ class SpltBoardEditor(QDialog):
         action(["V"], lambda: self.set_split_orientation("V"))
 
     # -- public ----------------------------------------------------------------------------------
-    def state(self) -> State | None:
-        """The edited position once the dialog is accepted; None before that or after Cancel."""
-        return self._accepted if self.result() == QDialog.DialogCode.Accepted else None
-
     def edited_state(self) -> State:
         """The position as it stands in the editor (possibly one the engine refuses)."""
         return self._history.current.state()
@@ -932,17 +926,6 @@ class SpltBoardEditor(QDialog):
         self.problem_label.setText(text)
         self.problem_label.setStyleSheet(f"color: {color.name()};")
 
-    # -- closing ---------------------------------------------------------------------------------
-    def accept(self) -> None:
-        """Close with the edited position, only if the engine accepts it."""
-        if self._checked is None:
-            return
-        self._accepted = self._checked
-        super().accept()
-
-    def reject(self) -> None:
-        self._accepted = None
-        super().reject()
 
 
 def _points_words(value: int, verb: bool = False) -> str:
