@@ -53,10 +53,6 @@ BOARD_KEYS: dict[str, Callable[[Any], Any]] = {
 }
 
 
-def board_key(game: Game, state: Any) -> Any:
-    return BOARD_KEYS.get(game.short_name, lambda s: s)(state)
-
-
 # -- how far a position is from the reading (0 only when the boards agree) ----------------------
 def _g2048_distance(state, target) -> int:
     return sum(a != b for a, b in zip(state.exponents, target.exponents))
