@@ -12,22 +12,13 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import numpy as np  # noqa: E402
 
 
-def qimage_to_bgr(image) -> np.ndarray:
-    from PySide6.QtGui import QImage
-
-    image = image.convertToFormat(QImage.Format.Format_RGB888)
-    width, height, stride = image.width(), image.height(), image.bytesPerLine()
-    buffer = np.frombuffer(image.constBits(), np.uint8, count=stride * height).reshape(height, stride)
-    rgb = buffer[:, : width * 3].reshape(height, width, 3)
-    return np.ascontiguousarray(rgb[:, :, ::-1])
-
-
 def render_board(game_short: str, state, size: tuple[int, int] = (600, 600), noise: float = 0.0,
                  seed: int = 0) -> np.ndarray:
     """The game's own board view showing ``state`` at ``size`` (width, height) pixels, as BGR;
     ``noise`` is the standard deviation of Gaussian noise added to every channel."""
     from PySide6.QtWidgets import QApplication
 
+    from app.gui.capture import image_to_bgr
     from app.gui.games import ui_for
     from engines import GAMES
 
@@ -36,7 +27,7 @@ def render_board(game_short: str, state, size: tuple[int, int] = (600, 600), noi
     board.set_advice_visible(False)
     board.resize(*size)
     board.show_position(state)
-    image = qimage_to_bgr(board.grab().toImage())
+    image = image_to_bgr(board.grab().toImage())
     board.deleteLater()
     if noise:
         rng = np.random.default_rng(seed)
