@@ -19,8 +19,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from app.gui.capture import image_to_bgr
 from engines.hatetris.pieces import CELLS, PIECE_INDEX
-from tests.vision.render import qimage_to_bgr
 
 PAGE_SIZE = (720, 620)  # CSS px, width x height
 WELL_ORIGIN = (50, 50)  # .game padding
@@ -71,7 +71,7 @@ def _text_layer(width: int, height: int, scale: float, paragraphs, links, button
             painter.fillRect(round(x * scale), underline, metrics.horizontalAdvance(text), max(1, round(scale)),
                              QColor(bgr[2], bgr[1], bgr[0]))
     painter.end()
-    return qimage_to_bgr(image)
+    return image_to_bgr(image)
 
 
 def official_page(well: tuple[int, ...], score: int | None, live: list[tuple[int, int]] = (),
