@@ -11,6 +11,17 @@ import pytest
 PROJECT = Path(__file__).resolve().parents[1]
 
 
+@pytest.fixture(autouse=True)
+def private_settings_and_session(tmp_path_factory, monkeypatch):
+    """Every test gets its own settings and session folders, whatever the environment says: a
+    player's ``KIBITZ_SESSION_DIR`` / ``KIBITZ_SETTINGS_DIR`` (or the platform's folders) are
+    never read or written by the suite."""
+    home = tmp_path_factory.mktemp("kibitz-home") / "settings"
+    monkeypatch.setenv("KIBITZ_SETTINGS_DIR", str(home))
+    monkeypatch.setenv("KIBITZ_SESSION_DIR", str(home))
+    return home
+
+
 def reference_data_dir() -> Path | None:
     """``$KIBITZ_REFERENCE_DATA`` if set, else ``../shared/data`` beside the project."""
     configured = os.environ.get("KIBITZ_REFERENCE_DATA")

@@ -201,6 +201,8 @@ class AdvisorPanel(QWidget):
         self._compact = False
         self._hovered_row: int | None = None
         self._extra_columns = 0
+        self._search_name: str | None = None
+        self._search_running = False
 
         self._build()
         self._show_search_buttons(running=False, can_continue=False)
@@ -656,6 +658,24 @@ class AdvisorPanel(QWidget):
     def is_compact(self) -> bool:
         return self._compact
 
+    def columns_width(self) -> int:
+        """Pixels the visible columns need to show their header and every text unelided."""
+        table, header = self.table, self.table.horizontalHeader()
+        total = 0
+        for column in range(table.columnCount()):
+            if not table.isColumnHidden(column):
+                total += max(header.sectionSizeHint(column), table.sizeHintForColumn(column))
+        return total
+
+    def needed_width(self) -> int:
+        """The panel's width that shows every visible column unelided (with room for a vertical
+        scroll bar), and the search controls."""
+        margins = self.layout().contentsMargins()
+        scroll_bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        table = self.columns_width() + 2 * self.table.frameWidth() + scroll_bar
+        search = self.search_group.sizeHint().width() if not self.search_group.isHidden() else 0
+        return max(table, search) + margins.left() + margins.right()
+
     def _apply_compact(self) -> None:
         self._fill_table()
         for column in range(LOSS_COLUMN + 1, LOSS_COLUMN + 1 + self._extra_columns):
@@ -670,6 +690,7 @@ class AdvisorPanel(QWidget):
         else:
             self.table.setMaximumHeight(16_777_215)  # QWIDGETSIZE_MAX
         self.detail_label.setVisible(self.has_advisor and not self._compact)
+        self._show_search_group()
         self._hovered_row = None
         if self._candidates:
             self._update_detail()
@@ -679,16 +700,20 @@ class AdvisorPanel(QWidget):
         """Show the search section for the search called ``name`` ("ParanoidPlay"), whose progress
         counts ``counts`` ("Games", "Depth") at a rate in ``rate_unit``; None hides it (the game
         has no long search)."""
-        if name is None:
-            self.search_group.hide()
-            return
-        self.search_group.setTitle(f"Search: {name}")
-        self.count_caption.setText(counts)
-        self._rate_unit = rate_unit
-        self.search_group.show()
+        self._search_name = name
+        if name is not None:
+            self.search_group.setTitle(f"Search: {name}")
+            self.count_caption.setText(counts)
+            self._rate_unit = rate_unit
+        self._show_search_group()
+
+    def _show_search_group(self) -> None:
+        """The search section shows when the game has a search: in the compact layout (a narrow
+        window beside the game) only while a search runs; the Search menu and keys always work."""
+        self.search_group.setVisible(self._search_name is not None and (not self._compact or self._search_running))
 
     def search_available(self) -> bool:
-        return not self.search_group.isHidden()
+        return self._search_name is not None
 
     def budget_seconds(self) -> float | None:
         """The chosen budget in seconds, None for "until stopped"."""
@@ -728,6 +753,9 @@ class AdvisorPanel(QWidget):
         self._show_search_buttons(running=running, can_continue=can_continue)
 
     def _show_search_buttons(self, *, running: bool, can_continue: bool) -> None:
+        if running != self._search_running:
+            self._search_running = running
+            self._show_search_group()
         self.start_button.setEnabled(not running)
         self.stop_button.setEnabled(running)
         self.continue_button.setEnabled(not running and can_continue)

@@ -19,7 +19,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QCoreApplication, QEvent, QObject, QRect, QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -51,7 +51,8 @@ from engines.files import read_text, write_text_atomic
 from engines.tree import Change, MoveTree, Node
 
 DEFAULT_SIZE = (1280, 900)
-GEOMETRY_KEY = "window/geometry/"  # + layout name
+GEOMETRY_KEY = "window/geometry/"  # + layout name: where the window was
+SIZE_KEY = "window/size/"  # + layout name / game: its size for that game
 LAYOUT_KEY = "window/layout"
 DOCKS_KEY = "window/docks/"  # + layout name
 TURN_MESSAGE_MILLISECONDS = 8000
@@ -61,6 +62,14 @@ BEST_MARK = "★ "
 
 ANALYSIS_LAYOUT = "analysis"
 COMPACT_LAYOUT = "compact"
+ADVISOR_WIDTH = 400  # the advisor panel's width at least, analysis layout
+MOVES_WIDTH = 240  # the moves panel's (move tree and score graph) width when it can be had
+MOVES_MINIMUM_WIDTH = 200  # and never less
+SEQUENCE_HEIGHT = 215
+DOCK_SEPARATORS = 8  # pixels between the board and a dock, or two docks
+WINDOW_FRAME = 40  # the window manager's frame and title bar, about
+ANALYSIS_PICKER_LETTERS = 18
+COMPACT_PICKER_LETTERS = 8
 
 
 RANK_CACHE_SIZE = 512
@@ -158,6 +167,7 @@ class MainWindow(QMainWindow):
         self.resize(*DEFAULT_SIZE)
         layout = self._settings.value(LAYOUT_KEY) if remember_geometry else None
         self.set_layout(layout if layout in (ANALYSIS_LAYOUT, COMPACT_LAYOUT) else ANALYSIS_LAYOUT)
+        self._layout_applied = True
 
     # -- building -------------------------------------------------------------------------------
     def _action(self, text: str, shortcuts: list, slot, tip: str) -> QAction:
@@ -251,15 +261,22 @@ class MainWindow(QMainWindow):
         self.analysis_picker = QComboBox()
         self.analysis_picker.setObjectName("analysisPicker")
         self.analysis_picker.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
-        self.analysis_picker.setMinimumContentsLength(18)
+        self.analysis_picker.setMinimumContentsLength(ANALYSIS_PICKER_LETTERS)
+        # as wide as the letters asked for, not as the longest name: the compact window is narrow
+        self.analysis_picker.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.analysis_picker.activated.connect(self._analysis_picked)
         toolbar.addWidget(self.analysis_picker)
-        toolbar.addSeparator()
+        self.addToolBar(toolbar)
+        # the buttons have a toolbar of their own: the compact layout hides it (the menus and
+        # keys still have every action)
+        self.buttons_toolbar = QToolBar("Buttons", self)
+        self.buttons_toolbar.setObjectName("buttonsToolbar")
+        self.buttons_toolbar.setMovable(False)
         for action in (self.new_action, self.edit_board_action, self.capture_action, self.follow_action, None,
                        self.start_action, self.undo_action, self.redo_action, self.end_action, None,
                        self.compact_layout_action, self.analysis_layout_action):
-            toolbar.addSeparator() if action is None else toolbar.addAction(action)
-        self.addToolBar(toolbar)
+            self.buttons_toolbar.addSeparator() if action is None else self.buttons_toolbar.addAction(action)
+        self.addToolBar(self.buttons_toolbar)
 
     def _dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -292,6 +309,7 @@ class MainWindow(QMainWindow):
         moves.addWidget(self.score_graph)
         moves.setStretchFactor(0, 4)
         moves.setStretchFactor(1, 1)
+        moves.setMinimumWidth(MOVES_MINIMUM_WIDTH)  # "110. Z@" and an unreadable graph below that
         self.tree_dock = self._dock("Moves", "treeDock", moves, Qt.DockWidgetArea.RightDockWidgetArea)
 
         self.sequence_editor = SequenceEditor()
@@ -332,7 +350,8 @@ class MainWindow(QMainWindow):
     # -- layouts --------------------------------------------------------------------------------
     def set_layout(self, name: str) -> None:
         """``analysis`` (every panel) or ``compact`` (board and top candidates, to sit beside
-        the real game). Each layout remembers its own panels and window geometry."""
+        the real game). Each layout remembers its panels, and its window size per game; a
+        layout shown for the first time is fitted to the board (see :meth:`fit_to_board`)."""
         if name not in (ANALYSIS_LAYOUT, COMPACT_LAYOUT):
             raise ValueError(f"unknown layout {name!r}")
         if self.isVisible() and self._remember_geometry:
@@ -342,20 +361,108 @@ class MainWindow(QMainWindow):
         saved = self._settings.value(DOCKS_KEY + name) if self._remember_geometry else None
         if not (isinstance(saved, QByteArray) and not saved.isEmpty() and self.restoreState(saved)):
             self._default_docks(compact)
+        if compact:  # what compact shows does not depend on what was saved
+            self.tree_dock.hide()
+            self.sequence_dock.hide()
+            self.advisor_dock.show()
+            if self.dockWidgetArea(self.advisor_dock) != Qt.DockWidgetArea.BottomDockWidgetArea:
+                self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.advisor_dock)
         self.advisor_panel.set_compact(compact)
+        self._show_toolbar_for_layout(compact)
         (self.compact_layout_action if compact else self.analysis_layout_action).setChecked(True)
         if self._remember_geometry:
             self._settings.setValue(LAYOUT_KEY, name)
         self.session.layout = name
         geometry = self._settings.value(GEOMETRY_KEY + name) if self._remember_geometry else None
-        # the hidden panels give their room back once the layout has been recomputed
-        self.layout().activate()
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
-            self.restoreGeometry(geometry)
-        elif compact:
-            self.resize(self.minimumSizeHint().width(), self.height())
+            self.restoreGeometry(geometry)  # where the window was; its size is per game
+        self._fit_game_size()
+
+    def _show_toolbar_for_layout(self, compact: bool) -> None:
+        """The compact window keeps the game and analysis pickers; its buttons are in the menus."""
+        self.buttons_toolbar.setVisible(not compact)
+        self.analysis_picker.setMinimumContentsLength(COMPACT_PICKER_LETTERS if compact else ANALYSIS_PICKER_LETTERS)
+
+    def _size_key(self) -> str:
+        return f"{SIZE_KEY}{self._layout}/{self.game.short_name}"
+
+    def _fit_game_size(self) -> None:
+        """The window size remembered for this layout and game, else one fitted to the board;
+        then the panels are sized around the board."""
+        size = self._settings.value(self._size_key()) if self._remember_geometry else None
+        if isinstance(size, QSize) and size.isValid():
+            self._settle_layout()
+            self.resize(size.expandedTo(self.minimumSizeHint()))
+            self._fit_docks()
         else:
-            self.resize(max(self.width(), DEFAULT_SIZE[0]), max(self.height(), DEFAULT_SIZE[1]))
+            self.fit_to_board()
+
+    def _settle_layout(self) -> None:
+        """Lay the window out now (a board or dock just changed is otherwise placed at the next
+        turn of the event loop), so sizes read next are the ones a person will see."""
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        self.layout().activate()
+
+    def fit_to_board(self) -> None:
+        """Give the board the room it needs: its natural size where the screen allows, never
+        less than its readable minimum; the panels get the rest (never less than what their key
+        columns need). Compact: the narrowest window that shows the board, the menus and the
+        top candidates, as tall as its contents."""
+        self._settle_layout()
+        available = self._available_screen()
+        natural, minimum = self.board.sizeHint(), self.board.minimumSizeHint()
+        if self._layout == COMPACT_LAYOUT:
+            panel_height = self.advisor_dock.sizeHint().height()
+            toolbars = sum(bar.sizeHint().height() for bar in self.findChildren(QToolBar) if not bar.isHidden())
+            around = (self.menuBar().sizeHint().height() + toolbars + panel_height + DOCK_SEPARATORS
+                      + self.statusBar().sizeHint().height())
+            board_height = max(minimum.height(), min(natural.height(), available.height() - around - WINDOW_FRAME))
+            board_width = max(minimum.width(), round(natural.width() * board_height / natural.height()))
+            width = max(board_width, self.minimumSizeHint().width(), self.menuBar().sizeHint().width(),
+                        self.advisor_panel.needed_width())
+            self.resize(min(width, available.width()), board_height + around)
+            self.resizeDocks([self.advisor_dock], [panel_height], Qt.Orientation.Vertical)
+            return
+        self._fit_docks(grow=True)
+
+    def _fit_docks(self, grow: bool = False) -> None:
+        """Analysis layout: size the right-hand panels so that the board gets its natural width
+        for the height it has (at least its minimum); with ``grow`` the window widens (within
+        the screen) when the panels would otherwise go below what they need."""
+        if self._layout != ANALYSIS_LAYOUT or not self.advisor_dock.isVisible():
+            return
+        self._settle_layout()
+        natural, minimum = self.board.sizeHint(), self.board.minimumSizeHint()
+        # the board's height is the right-hand panels' (a board just built is not laid out yet)
+        board_height = max(minimum.height(), self.advisor_dock.height())
+        board_width = max(minimum.width(), min(natural.width(), round(natural.width() * board_height / natural.height())))
+        docks, least, wanted = [self.advisor_dock], [self.advisor_panel.needed_width()], [ADVISOR_WIDTH]
+        if self.tree_dock.isVisible() and self.dockWidgetArea(self.tree_dock) == self.dockWidgetArea(self.advisor_dock):
+            docks.append(self.tree_dock)
+            least.append(MOVES_MINIMUM_WIDTH)
+            wanted.append(MOVES_WIDTH)
+        wanted = [max(a, b) for a, b in zip(least, wanted)]
+        separators = DOCK_SEPARATORS * len(docks)
+        if grow and self.width() < minimum.width() + sum(least) + separators:
+            width = min(board_width + sum(wanted) + separators, self._available_screen().width() - WINDOW_FRAME)
+            self.resize(width, self.height())
+            self._settle_layout()
+        board_width = max(minimum.width(), min(board_width, self.width() - sum(least) - separators))
+        spare = max(0, self.width() - board_width - separators - sum(least))
+        widths = list(least)
+        for place in range(len(widths)):  # first up to what each panel wants, then the advisor
+            extra = min(spare, wanted[place] - widths[place])
+            widths[place] += extra
+            spare -= extra
+        widths[0] += round(spare * (0.6 if len(widths) > 1 else 1.0))
+        if len(widths) > 1:
+            widths[1] += spare - round(spare * 0.6)
+        self.resizeDocks(docks, widths, Qt.Orientation.Horizontal)
+        self._settle_layout()
+
+    def _available_screen(self) -> QRect:
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        return screen.availableGeometry() if screen is not None else QRect(0, 0, *DEFAULT_SIZE)
 
     def _default_docks(self, compact: bool) -> None:
         """First use of a layout: compact puts the candidates under the board of a narrow
@@ -365,16 +472,16 @@ class MainWindow(QMainWindow):
         self.sequence_dock.setVisible(not compact)
         if compact:
             self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.advisor_dock)
-            self.resizeDocks([self.advisor_dock], [300], Qt.Orientation.Vertical)
         else:
             self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.advisor_dock)
             self.splitDockWidget(self.advisor_dock, self.tree_dock, Qt.Orientation.Horizontal)
-            self.resizeDocks([self.sequence_dock], [215], Qt.Orientation.Vertical)
-            self.resizeDocks([self.advisor_dock, self.tree_dock], [440, 300], Qt.Orientation.Horizontal)
+            self.resizeDocks([self.sequence_dock], [SEQUENCE_HEIGHT], Qt.Orientation.Vertical)
 
     def _remember_layout(self) -> None:
         self._settings.setValue(DOCKS_KEY + self._layout, self.saveState())
         self._settings.setValue(GEOMETRY_KEY + self._layout, self.saveGeometry())
+        if hasattr(self, "game"):
+            self._settings.setValue(self._size_key(), self.size())
 
     @property
     def layout_name(self) -> str:
@@ -435,6 +542,9 @@ class MainWindow(QMainWindow):
         self.capture.analysis_shown()
 
     def _build_game(self, game: Game) -> None:
+        switching = self._layout_applied and hasattr(self, "game")
+        if switching and self._remember_geometry:
+            self._settings.setValue(self._size_key(), self.size())
         self.game = game
         # The first start compiles the numba kernels (seconds); do it off the GUI thread so the
         # window paints and reacts meanwhile (later starts only load them from numba's cache).
@@ -445,6 +555,8 @@ class MainWindow(QMainWindow):
         self.board = self.ui.make_board(game, self)
         self.board.move_chosen.connect(self.play)
         self.setCentralWidget(self.board)  # deletes the previous board
+        if self.isVisible():  # (Qt would show it at the next turn of the event loop: lay it out now)
+            self.board.show()
         self.advisor_panel.set_game(game, self.ui)
         search = self.ui.search_jobs
         if search is None:
@@ -457,6 +569,8 @@ class MainWindow(QMainWindow):
             action.setEnabled(search is not None)
         self.game_picker.setCurrentIndex(self.game_picker.findData(game.short_name))
         self.setWindowTitle(f"Kibitz — {game.title}")
+        if switching:  # the new board gets the room it needs, not what the last one left
+            self._fit_game_size()
 
     def _fill_analysis_picker(self) -> None:
         self.analysis_picker.clear()
@@ -570,6 +684,7 @@ class MainWindow(QMainWindow):
         self._schedule_save()
 
     _shown: Node | None = None
+    _layout_applied = False
 
     def apply_line(self, line: Line) -> None:
         """Add a line from the sequence editor to the tree (sharing the moves already there) and

@@ -10,11 +10,10 @@ import pytest  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
-def settings_dir(tmp_path, monkeypatch):
-    """Settings go to an INI file in a temporary directory (see app.gui.settings)."""
-    directory = tmp_path / "settings"
-    monkeypatch.setenv("KIBITZ_SETTINGS_DIR", str(directory))
-    return directory
+def settings_dir(private_settings_and_session):
+    """Settings go to an INI file in a temporary directory (see app.gui.settings and
+    tests/conftest.py, which also gives the session its own folder)."""
+    return private_settings_and_session
 
 
 @pytest.fixture

@@ -240,12 +240,12 @@ def test_geometry_is_remembered(qtbot, settings_dir):
 def test_run_saves_a_screenshot_and_quits(qapp, tmp_path):
     # in a process of its own: quitting the event loop would leave the tests' application quit
     path = tmp_path / "shot.png"
-    arguments = ["--size", "700x800", "--moves", "0,0 0,0", "--screenshot", str(path), "--screenshot-delay", "0"]
+    arguments = ["--size", "900x800", "--moves", "0,0 0,0", "--screenshot", str(path), "--screenshot-delay", "0"]
     environment = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(PROJECT)}
     finished = subprocess.run([sys.executable, "-m", "app", *arguments], env=environment, timeout=120)
     assert finished.returncode == 0
     image = QImage(str(path))
-    assert (image.width(), image.height()) == (700, 800)
+    assert (image.width(), image.height()) == (900, 800)
 
 
 def test_run_refuses_an_illegal_move_sequence(qapp, capsys):
