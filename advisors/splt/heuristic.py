@@ -1,5 +1,12 @@
 """The SPL-T heuristic advisor: every legal split ranked by the reference weights, each with its
-terms in words and the two warnings (new halving, unexpected cluster)."""
+terms in words and the two warnings (new halving, unexpected cluster).
+
+A candidate is a new halving when its cluster's explosion adds a halving to a stack of point
+blocks under it (:attr:`predictors.HalvingForecast.adds_halving`). The reference's check also says
+yes for a cluster with no point block under it (on a plain box or the floor), where nothing can
+explode with it, trivially; such a cluster adds no halving to any stack (nothing under it halves
+it, it only counts down), so the advisor does not call it a new halving, and its explanation says
+what the cluster rests on ("makes a cluster of 4 on plain boxes")."""
 
 from __future__ import annotations
 
@@ -19,6 +26,7 @@ class SpltCandidate(Candidate):
     cluster: tuple[Box, ...] = ()
     new_halving: bool = False
     halvings: int = 0
+    forecast: predictors.HalvingForecast | None = None  # None when the split makes no cluster
     unexpected: tuple[Box, ...] = ()
 
 
@@ -60,15 +68,20 @@ def rank(state: State, limit: int | None = None) -> list[SpltCandidate]:
         terms = result.terms.get(index, ())
         parts = [_describe(name, value, state, index, result.facts) for name, value in terms if value]
         warnings = []
-        if forecast is not None and forecast.new_halving:
+        new_halving = bool(forecast and forecast.adds_halving)
+        if new_halving:
             warnings.append(
-                f"new halving: these blocks' explosion halves what lies above "
-                f"(they get {forecast.halvings} halving{'s' if forecast.halvings != 1 else ''})"
+                f"new halving: these blocks explode on their own, halving what lies above "
+                f"(the blocks under them halve them {forecast.halvings} "
+                f"time{'s' if forecast.halvings != 1 else ''} first)"
             )
         if unexpected:
             warnings.append(f"unexpected cluster: {len(unexpected)} boxes fall into a cluster")
         if members:
-            parts.insert(0, f"makes a cluster of {len(members)}")
+            where = ""
+            if forecast is not None and forecast.known and not forecast.stacked:
+                where = " on the floor" if forecast.base == predictors.FLOOR else " on plain boxes"
+            parts.insert(0, f"makes a cluster of {len(members)}{where}")
         candidates.append(
             SpltCandidate(
                 move=move,
@@ -79,8 +92,9 @@ def rank(state: State, limit: int | None = None) -> list[SpltCandidate]:
                 index=index,
                 terms=terms,
                 cluster=cluster,
-                new_halving=bool(forecast and forecast.new_halving),
+                new_halving=new_halving,
                 halvings=forecast.halvings if forecast else 0,
+                forecast=forecast,
                 unexpected=unexpected,
             )
         )

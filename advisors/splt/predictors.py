@@ -2,7 +2,10 @@
 
 - **New halving**: a split that makes point blocks; will their explosion be a halving event of its
   own for what lies above them? Decided by the reference's stack walk and countdown simulation, so
-  the answers equal josh-holder/SPLT's (where the reference answers at all).
+  the answers equal josh-holder/SPLT's (where the reference answers at all). The reference also
+  answers yes for a cluster with no point block under it (it rests on a plain box or the floor):
+  nothing can explode with it, trivially. :attr:`HalvingForecast.stacked` tells that case apart;
+  the advisor does not call such a cluster a new halving (it adds no halving to any stack).
 - **Unexpected cluster**: does the split make boxes fall into a 2x2 group of equal plain boxes the
   player did not make directly? Decided by playing the turn in the engine: exactly the late clusters
   of spec 1.3 step 7 after a fall.
@@ -17,13 +20,39 @@ from engines.splt.events import BoxFell, PointBlocksCreated
 from engines.splt.state import HEIGHT, Box, Move, State
 
 
+PLAIN = "plain"
+FLOOR = "floor"
+
+
 @dataclasses.dataclass(frozen=True)
 class HalvingForecast:
-    """What the stack simulation says about the cluster a split makes."""
+    """What the stack simulation says about the cluster a split makes.
+
+    ``new_halving`` is the reference's answer (some lowest member's stack ends with one 0). The
+    other fields describe the one stack the forecast shows: a lowest member's whose simulation
+    qualifies with a point block in it, else one with a point block in it, else any walked one.
+    """
 
     new_halving: bool
     halvings: int  # halvings the new cluster's blocks receive before they explode (best case)
-    stack: tuple[int, ...]  # the walked stack under the deciding block, top first
+    stack: tuple[int, ...]  # the walked stack under the shown member, top first; () = walk gave up
+    base: str = ""  # what ended that walk: PLAIN (a plain box), FLOOR (past row 15), "" (gave up)
+    adds_halving: bool = False  # new halving with a point block under it (see ``stacked``)
+
+    @property
+    def stacked(self) -> bool:
+        """Some point block lies under the cluster (between it and the first plain box or the
+        floor), counting down before it: the stack has more than the new blocks' own entry. Only
+        then does the cluster's explosion add a halving to a stack, and only then do the blocks
+        under it halve it (a stacked cluster always gets at least one halving, as every entry
+        below the new blocks' is smaller)."""
+        return len(self.stack) > 1
+
+    @property
+    def known(self) -> bool:
+        """False when the walk gave up under every lowest member (blocks under the cluster that
+        explode at different times): the forecast cannot tell how often it is halved."""
+        return bool(self.stack)
 
 
 def _halve(value: int) -> int:
@@ -47,9 +76,10 @@ def simulate_stack(stack: list[int]) -> tuple[list[int], int]:
     return entries, halvings
 
 
-def _walk_stack(boxes: list[Box], representative: Box, top_value: int) -> list[int] | None:
-    """The stack under ``representative``, top first (spec 3.5 step 3.1); None when the walk gives
-    up (values that disagree in a row, or nothing under the block)."""
+def _walk_stack(boxes: list[Box], representative: Box, top_value: int) -> tuple[list[int], str] | None:
+    """The stack under ``representative``, top first (spec 3.5 step 3.1), and what ended it
+    (:data:`PLAIN` or :data:`FLOOR`); None when the walk gives up (values that disagree in a row,
+    or nothing under the block)."""
     stack = [top_value]
     left, right = representative.x, representative.right
     for row in range(representative.bottom, HEIGHT):
@@ -67,12 +97,12 @@ def _walk_stack(boxes: list[Box], representative: Box, top_value: int) -> list[i
             value = box.points - 1
             last = box
         if complete:
-            break
+            return stack, PLAIN
         if last is None or value is None:
             return None
         left, right = last.x, last.right
         stack.append(value)
-    return stack
+    return stack, FLOOR
 
 
 def halving_forecast(state: State, move: Move, members: list[int] | None = None) -> HalvingForecast | None:
@@ -97,21 +127,25 @@ def halving_forecast(state: State, move: Move, members: list[int] | None = None)
     group = {*members, len(boxes) - 1}  # the new half counts even when it is not a member
     lowest_top = max(boxes[i].y for i in group)
     representatives = sorted(i for i in group if boxes[i].y == lowest_top)
-    best: HalvingForecast | None = None
+    forecasts: list[HalvingForecast] = []
     for position in representatives:
-        stack = _walk_stack(boxes, boxes[position], state.splits + 1)
-        if stack is None:
+        walked = _walk_stack(boxes, boxes[position], state.splits + 1)
+        if walked is None:
             continue
+        stack, base = walked
         final, halvings = simulate_stack(stack)
-        forecast = HalvingForecast(final.count(0) == 1, halvings, tuple(stack))
-        if forecast.new_halving:
-            return forecast
-        if best is None:
-            best = forecast
-    return best or HalvingForecast(False, 0, ())
+        forecasts.append(HalvingForecast(final.count(0) == 1, halvings, tuple(stack), base))
+    if not forecasts:
+        return HalvingForecast(False, 0, ())
+    qualifies = any(forecast.new_halving for forecast in forecasts)
+    adding = [forecast for forecast in forecasts if forecast.new_halving and forecast.stacked]
+    shown = (adding or [forecast for forecast in forecasts if forecast.stacked] or forecasts)[0]
+    return dataclasses.replace(shown, new_halving=qualifies, adds_halving=bool(adding))
 
 
 def makes_new_halving(state: State, move: Move) -> bool:
+    """The reference's answer (spec 3.5), including the trivial yes for a cluster with no point
+    block under it."""
     forecast = halving_forecast(state, move)
     return forecast is not None and forecast.new_halving
 

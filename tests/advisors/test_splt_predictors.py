@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from advisors.splt.predictors import halving_forecast, makes_new_halving, simulate_stack, unexpected_cluster
+from advisors.splt.predictors import (
+    FLOOR, PLAIN, halving_forecast, makes_new_halving, simulate_stack, unexpected_cluster,
+)
 from engines import GAMES
 from engines.splt import Box, Move, State
 
@@ -95,3 +97,43 @@ def test_play_assist_colours(split_1006):
         move = Move.of(split_1006.boxes[index])
         assert makes_new_halving(split_1006, move) is (index in green), index
         assert bool(unexpected_cluster(split_1006, move)) is (index in red), index
+
+
+def test_cluster_with_no_point_block_under_it():
+    # Rows 0-3 as in _board, but row 4 is one plain (0,4,4,1): splitting (0,0,2,4) makes the
+    # cluster of four 2x2 boxes whose lowest members (0,2) and (2,2) rest on that plain box. The
+    # walk stops at once: stack [11] (n + 1), which counts down alone to one 0, so the reference
+    # answers "new halving" (nothing can explode with it), yet no point block lies under it: it
+    # is not stacked, adds no halving to a stack and gets no halving from one.
+    boxes = (
+        Box(0, 0, 2, 4), Box(2, 0, 2, 2), Box(2, 2, 2, 2), Box(4, 0, 4, 4),
+        Box(0, 4, 4, 1), Box(4, 4, 4, 1), Box(0, 5, 8, 1), Box(0, 6, 8, 2), Box(0, 8, 8, 8),
+    )
+    state = State(boxes=boxes, splits=10)
+    forecast = halving_forecast(state, Move(0, 0, 2, 4))
+    assert forecast.stack == (11,) and forecast.base == PLAIN
+    assert forecast.new_halving is True and makes_new_halving(state, Move(0, 0, 2, 4)) is True
+    assert forecast.stacked is False and forecast.adds_halving is False
+    assert forecast.halvings == 0
+
+
+def test_cluster_on_the_floor():
+    # Splitting (0,14,2,2) horizontally gives (0,14,2,1) and (0,15,2,1) beside the plain
+    # (2,14,2,1) and (2,15,2,1): a cluster of four 2x1 whose lowest members lie on row 15.
+    # Nothing is under them: stack [11], trivially alone (the reference's yes), not stacked.
+    boxes = (
+        Box(0, 0, 8, 8), Box(0, 8, 8, 4), Box(0, 12, 8, 2),
+        Box(0, 14, 2, 2), Box(2, 14, 2, 1), Box(2, 15, 2, 1), Box(4, 14, 4, 2),
+    )
+    state = State(boxes=boxes, splits=10)
+    forecast = halving_forecast(state, Move(0, 14, 2, 2))
+    assert forecast.stack == (11,) and forecast.base == FLOOR
+    assert forecast.new_halving is True and forecast.adds_halving is False
+    assert forecast.halvings == 0
+
+
+def test_stacked_new_halving_adds_one():
+    # The (5, 5, 3, 4) board of test_cluster_on_a_block_exploding_first_is_a_new_halving: the
+    # stack [11, 4] has a point block in it and ends with one 0.
+    forecast = halving_forecast(_board((5, 5, 3, 4)), Move(0, 0, 2, 4))
+    assert forecast.stacked is True and forecast.adds_halving is True and forecast.base == PLAIN

@@ -267,3 +267,62 @@ def test_kinds_of_both_warnings():
     assert advice.advice_kind(Fake(True, ())) == advice.HALVING
     assert advice.advice_kind(Fake(False, (Box(0, 0, 1, 1),))) == advice.CLUSTER
     assert advice.advice_kind(Fake(False, ())) == advice.RANKED
+
+
+# -- the Halving column says what the forecast knows ------------------------------------------------
+@pytest.fixture(scope="module")
+def split_1007(splt_data) -> State:
+    line = SPLT.parse_sequence((splt_data / "1196seq.txt").read_text())
+    return SPLT.replay(State(), line.moves[:1007])
+
+
+def test_cluster_on_plain_boxes_is_not_called_a_new_halving(board, split_1007):
+    # Split 1008 (V): [74] = (0,4,2,1) and [112] = (0,0,2,2) each make a cluster of 4 whose
+    # lowest members rest on plain boxes ((0,6), (1,6) and (0,4,2,1)): no point block under
+    # them, nothing halves them, their explosion adds no halving to a stack. The column must not
+    # say "new ×0" next to a text that says they get 0 halvings.
+    candidates = advise(board, split_1007)
+    by_index = {c.index: c for c in candidates}
+    for index in (74, 112):
+        assert advice.halving_text(by_index[index]) == "no stack"
+        assert advice.halving_tooltip(by_index[index]).startswith(
+            "No new halving: this cluster rests on plain boxes, with no point block under it.")
+        assert advice.warning_text(by_index[index]) == ""
+        assert advice.candidate_color(by_index[index]) is None
+    assert candidates[0].index == 74
+    assert board.advice_marks()[112] == "ranked"
+    assert not is_green(pixel(board, 0, 1))  # [112], last of six: the faint neutral tint
+
+
+def test_halving_column_texts():
+    # Hand-made boards (tests/advisors/test_splt_predictors.py): splitting (0,0,2,4) H makes four
+    # 2x2 over row 4. Row 4 = 1x1 blocks 5, 5, 3, 4 (then plain): under (0,2) the 5s give the
+    # stack [11, 4], a new halving with one halving. Blocks 5, 7 / 3, 4: the values under each
+    # lowest member disagree, the walk gives up: unknown. Row 4 plain: no stack. And a cluster
+    # on the floor: no stack, the tooltip says so.
+    def board_with(row4: tuple[Box, ...]) -> State:
+        top = (Box(0, 0, 2, 4), Box(2, 0, 2, 2), Box(2, 2, 2, 2), Box(4, 0, 4, 4))
+        rest = (Box(0, 5, 8, 1), Box(0, 6, 8, 2), Box(0, 8, 8, 8))
+        return State(boxes=top + row4 + rest, splits=10)
+
+    def candidate_for(state: State, move: Move):
+        return next(c for c in rank(state) if c.move == move)
+
+    def row_of(a, b, c, d):
+        return (Box(0, 4, 1, 1, a), Box(1, 4, 1, 1, b), Box(2, 4, 1, 1, c), Box(3, 4, 1, 1, d), Box(4, 4, 4, 1))
+
+    split = Move(0, 0, 2, 4)
+    stacked = candidate_for(board_with(row_of(5, 5, 3, 4)), split)
+    assert advice.halving_text(stacked) == "new ×1"
+    unknown = candidate_for(board_with(row_of(5, 7, 3, 4)), split)
+    assert advice.halving_text(unknown) == "?" and "cannot tell" in advice.halving_tooltip(unknown)
+    plain = candidate_for(board_with((Box(0, 4, 4, 1), Box(4, 4, 4, 1))), split)
+    assert advice.halving_text(plain) == "no stack" and not plain.new_halving
+    floor = State(boxes=(
+        Box(0, 0, 8, 8), Box(0, 8, 8, 4), Box(0, 12, 8, 2),
+        Box(0, 14, 2, 2), Box(2, 14, 2, 1), Box(2, 15, 2, 1), Box(4, 14, 4, 2),
+    ), splits=10)
+    on_floor = candidate_for(floor, Move(0, 14, 2, 2))
+    assert advice.halving_text(on_floor) == "no stack"
+    assert advice.halving_tooltip(on_floor).startswith("No new halving: this cluster rests on the floor.")
+    assert on_floor.explanation.startswith("makes a cluster of 4 on the floor")

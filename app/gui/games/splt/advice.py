@@ -5,7 +5,8 @@ predictors of spec 3.5 on each. Kibitz shows them the way playAssist did (spec 3
 colour per predictor answer, the same on the board and in the panel:
 
 - **halving** (green): the split makes a cluster whose explosion is a halving of its own for what
-  lies above it ("new halving");
+  lies above it ("new halving"; a cluster with no point block under it is not one, see
+  ``advisors.splt.heuristic``);
 - **cluster** (red): the split makes boxes fall into a cluster nobody split for ("unexpected
   cluster");
 - **both** (amber; playAssist used olive);
@@ -21,6 +22,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+from advisors.splt.predictors import FLOOR
 from advisors.splt.search import Search, Settings
 from app.gui.games import CandidateColumn
 from engines import Game
@@ -81,25 +83,53 @@ def candidate_label(candidate: Any) -> str:
 
 # -- extra columns ---------------------------------------------------------------------------------
 def halving_text(candidate: Any) -> str:
-    """``new ×2`` for a new halving (the cluster gets two halvings before it explodes), ``×1``
-    for a cluster whose explosion is no separate event, empty when the split makes no cluster."""
+    """The Halving column, from the advisor's forecast of the cluster the split makes:
+
+    - ``new ×2``: a new halving (its explosion adds a halving to the stack of point blocks under
+      it, which halve it twice before it explodes);
+    - ``×5``: it explodes together with a block under it (no new halving; halved 5 times first);
+    - ``no stack``: no point block under it (it rests on plain boxes or the floor), so nothing
+      under it halves it and its explosion adds no halving to a stack;
+    - ``?``: the blocks under it explode at different times, the forecast cannot tell;
+    - empty when the split makes no cluster."""
+    if not getattr(candidate, "cluster", ()):
+        return ""
+    forecast = getattr(candidate, "forecast", None)
     if getattr(candidate, "new_halving", False):
         return f"new ×{candidate.halvings}"
-    if getattr(candidate, "cluster", ()):
-        return f"×{candidate.halvings}"
-    return ""
+    if forecast is not None and not forecast.known:
+        return "?"
+    if forecast is not None and not forecast.stacked:
+        return "no stack"
+    return f"×{candidate.halvings}"
 
 
 def halving_tooltip(candidate: Any) -> str:
     if not getattr(candidate, "cluster", ()):
         return "This split makes no cluster."
     count = candidate.halvings
-    halvings = f"{count} halving{'' if count == 1 else 's'}"
+    times = f"{count} time{'' if count == 1 else 's'}"
     if candidate.new_halving:
-        return (f"New halving: this cluster's explosion halves what lies above it, on its own "
-                f"(its blocks get {halvings} before they explode).")
-    return (f"The cluster's explosion is not a separate halving event for what lies above "
-            f"(its blocks get {halvings}).")
+        return (f"New halving: this cluster explodes on its own, so its explosion halves what lies "
+                f"above it as a halving of its own (the point blocks under it halve its blocks "
+                f"{times} before they explode).")
+    forecast = getattr(candidate, "forecast", None)
+    if forecast is not None and not forecast.known:
+        return ("Not a new halving as far as the forecast can tell: the point blocks under this "
+                "cluster explode at different times, so it cannot tell how often its blocks are "
+                "halved.")
+    if forecast is not None and not forecast.stacked:
+        if forecast.base == FLOOR:
+            return ("No new halving: this cluster rests on the floor. Nothing under it can "
+                    "explode, so its blocks are never halved; they explode only when their own "
+                    "countdown runs out.")
+        return ("No new halving: this cluster rests on plain boxes, with no point block under it. "
+                "Its explosion adds no halving to a stack and nothing under it counts down to "
+                "halve it (its blocks are halved only if the boxes under them fall, when blocks "
+                "further down explode).")
+    return (f"No new halving: this cluster explodes together with a point block under it, so "
+            f"its explosion is not a separate halving for what lies above (the blocks under it "
+            f"halve its blocks {times} first).")
 
 
 def warning_text(candidate: Any) -> str:
