@@ -20,13 +20,17 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import re
+import subprocess
 import sys
 
 from PySide6.QtCore import QRectF, QTimer
 from PySide6.QtWidgets import QApplication
 
+from app import prepare
 from app.gui.main_window import MainWindow
+from app.gui.preparation import PROJECT_ROOT
 from app.gui.settings import APPLICATION, ORGANIZATION
 from engines import GAMES
 from engines.files import read_text
@@ -89,11 +93,19 @@ def run(argv: list[str]) -> int:
         return int(exit_request.code or 0)
 
     game = GAMES[options.game or "splt"]
+    if (options.position or options.moves or options.open) and not prepare.is_prepared(game.short_name):
+        # these are checked before any window opens: prepare the kernels first, in a process of
+        # their own, as the window would (their cache then serves this process too)
+        print(f"kibitz: preparing the {game.title} engine (first use: its kernels compile once)…", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "app.prepare", game.short_name], check=False,
+                       env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(PROJECT_ROOT), os.environ.get("PYTHONPATH"))))})
     try:
-        start = game.parse_board(options.position) if options.position else game.initial_state()
         texts = [token for token in re.split(r"[;\s]+", options.moves or "") if token]
         moves = [game.parse_move(token) for token in texts]
-        game.replay(start, moves)  # refuse a bad sequence before any window opens
+        start = None  # (a plain start needs no check: making it may need kernels not ready yet)
+        if options.position or moves:
+            start = game.parse_board(options.position) if options.position else game.initial_state()
+            game.replay(start, moves)  # refuse a bad sequence before any window opens
         if options.open:
             opened = game.parse_sequence(read_text(options.open), source=options.open)
             game.replay(opened.start, opened.moves)

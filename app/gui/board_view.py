@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QPointF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QCursor, QKeyEvent, QMouseEvent, QPainter
 from PySide6.QtWidgets import QToolTip, QWidget
 
@@ -98,4 +98,34 @@ class PlaceholderBoard(BoardView):
         painter.setPen(QColor(200, 200, 200))
         painter.drawText(
             self.rect(), Qt.AlignmentFlag.AlignCenter, f"No board view for {self.game.title} yet"
+        )
+
+
+class PreparingBoard(BoardView):
+    """Stands in for a game's board while its kernels are prepared in another process."""
+
+    def __init__(self, game: Game, parent: QWidget | None = None) -> None:
+        QWidget.__init__(self, parent)  # no initial state: making one may need the kernels
+        self.game = game
+        self.state = None
+        self._advice_visible = True
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        return QSize(420, 620)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        return QSize(240, 320)
+
+    def show_position(self, state: Any, events: tuple[Any, ...] = ()) -> None:
+        """Nothing to draw until the game is ready."""
+
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), self.palette().window())
+        painter.setPen(self.palette().windowText().color())
+        painter.drawText(
+            self.rect().adjusted(16, 16, -16, -16), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap,
+            f"Preparing the {self.game.title} engine…\n\nIts kernels are compiled once, in the background; "
+            "the game opens as soon as they are ready.",
         )

@@ -36,9 +36,10 @@ from PySide6.QtWidgets import (
 )
 
 from app.gui.advisor_panel import AdvisorPanel
-from app.gui.board_view import BoardView
+from app.gui.board_view import BoardView, PreparingBoard
 from app.gui.capture import CaptureController
 from app.gui.games import GameUi, ui_for
+from app.gui.preparation import KernelPreparation
 from app.gui.score_graph import ScoreGraph
 from app.gui.search_runner import SearchRunner
 from app.gui.sequence_editor import SequenceEditor
@@ -59,6 +60,7 @@ TURN_MESSAGE_MILLISECONDS = 8000
 AUTOSAVE_MILLISECONDS = 800
 SEQUENCE_DELAY_MILLISECONDS = 120
 BEST_MARK = "★ "
+PREPARING_TEXT = "Preparing the {title} engine… (its kernels compile once, in the background)"
 
 ANALYSIS_LAYOUT = "analysis"
 COMPACT_LAYOUT = "compact"
@@ -145,6 +147,35 @@ class MainWindow(QMainWindow):
         self._create_docks()
         self._create_status_bar()
 
+        # A game whose kernels are not in numba's cache is prepared in a helper process first
+        # (compiling here would freeze the window); meanwhile the window shows it is preparing.
+        self.preparation = KernelPreparation(self)
+        self.preparation.ready.connect(self._kernels_ready)
+        self.preparation.failed.connect(self._preparation_failed)
+        self._first_game = game_name
+        first, *others = self._games_to_open(game_name)
+        waiting = [name for name in (first, *others) if not self.preparation.is_ready(name)]
+        self._startup_waiting = set(waiting)
+        if waiting:  # the session (its trees replay on loading) opens once its games are ready
+            self._show_preparing(first)
+            for name in waiting:
+                self.preparation.request(name)
+        else:
+            self._open_first(game_name)
+
+        self.resize(*DEFAULT_SIZE)
+        layout = self._settings.value(LAYOUT_KEY) if remember_geometry else None
+        self.set_layout(layout if layout in (ANALYSIS_LAYOUT, COMPACT_LAYOUT) else ANALYSIS_LAYOUT)
+        self._layout_applied = True
+
+    def _games_to_open(self, game_name: str | None) -> list[str]:
+        """The game shown first, then the other games of the saved session."""
+        names = self._store.game_names() if self._store is not None else []
+        first = game_name or (names[0] if names else "splt")
+        return [first, *(name for name in dict.fromkeys(names) if name != first)]
+
+    def _open_first(self, game_name: str | None) -> None:
+        """Restore the saved session (or open ``game_name``), once the kernels are ready."""
         loaded = self._store.load() if self._store is not None else None
         restored = loaded.session if loaded is not None else None
         if restored is not None and restored.analyses:
@@ -163,11 +194,75 @@ class MainWindow(QMainWindow):
                 "The saved session could not be read completely; what could be read is open.",
                 f"{loaded.problem}.{where}",
             )
+        for name in GAMES:  # the other games get ready in the background: a switch is then instant
+            self.preparation.request(name)
 
-        self.resize(*DEFAULT_SIZE)
-        layout = self._settings.value(LAYOUT_KEY) if remember_geometry else None
-        self.set_layout(layout if layout in (ANALYSIS_LAYOUT, COMPACT_LAYOUT) else ANALYSIS_LAYOUT)
-        self._layout_applied = True
+    # -- preparing a game's kernels ---------------------------------------------------------------
+    def _show_preparing(self, short_name: str) -> None:
+        """Show that ``short_name``'s kernels are being prepared: a board saying so, no advice,
+        the game's actions off until it is ready (the menus, the game picker and the other
+        games keep working)."""
+        self._preparing_game = short_name
+        game = GAMES[short_name]
+        switching = self._layout_applied and hasattr(self, "game")
+        if switching and self._remember_geometry:
+            self._settings.setValue(self._size_key(), self.size())
+        self.game = game
+        self.ui = GameUi(describe=lambda game, state: "")
+        self.board = PreparingBoard(game, self)
+        self.setCentralWidget(self.board)
+        if self.isVisible():
+            self.board.show()
+        self.advisor_panel.set_game(game, self.ui)
+        self.advisor_panel.summary_label.setText(PREPARING_TEXT.format(title=game.title))
+        self.advisor_panel.set_search_available(None)
+        for action in self._position_actions():
+            action.setEnabled(False)
+        self.position_label.setText(PREPARING_TEXT.format(title=game.title))
+        self.game_picker.setCurrentIndex(self.game_picker.findData(short_name))
+        self.analysis_picker.clear()
+        self.setWindowTitle(f"Kibitz — {game.title}")
+        if switching:
+            self._fit_game_size()
+
+    def _position_actions(self) -> list[QAction]:
+        """The actions that act on the position shown (off while a game is being prepared)."""
+        return [
+            self.new_action, self.open_action, self.save_action, self.close_analysis_action, self.undo_action,
+            self.redo_action, self.previous_variation_action, self.next_variation_action, self.start_action,
+            self.end_action, self.promote_action, self.delete_action, self.play_best_action,
+            *self.play_candidate_actions, self.copy_action, self.paste_action, self.edit_board_action,
+            self.start_search_action, self.stop_search_action, self.continue_search_action, self.capture_action,
+            self.recapture_action, self.follow_action, self.open_image_action, self.paste_image_action,
+        ]
+
+    def is_preparing(self) -> bool:
+        """True while the game shown waits for its kernels (see :mod:`app.gui.preparation`)."""
+        return self._preparing_game is not None
+
+    def _kernels_ready(self, short_name: str) -> None:
+        if self._startup_waiting:
+            self._startup_waiting.discard(short_name)
+            if not self._startup_waiting:
+                self._preparing_game = None
+                self._enable_position_actions()
+                self._open_first(self._first_game)
+                self._fit_game_size()
+            return
+        if self._preparing_game == short_name:
+            self._preparing_game = None
+            self._enable_position_actions()
+            self._open_game(short_name)
+
+    def _enable_position_actions(self) -> None:
+        """Back from preparing: on, then the refresh and the game's build set what depends."""
+        for action in self._position_actions():
+            action.setEnabled(True)
+
+    def _preparation_failed(self, short_name: str, problem: str) -> None:
+        self.show_message(
+            f"{GAMES[short_name].title}: {problem}; its kernels compile in the window instead (it may pause)."
+        )
 
     # -- building -------------------------------------------------------------------------------
     def _action(self, text: str, shortcuts: list, slot, tip: str) -> QAction:
@@ -502,6 +597,13 @@ class MainWindow(QMainWindow):
         self._open_game(short_name)
 
     def _open_game(self, short_name: str) -> None:
+        if not self.preparation.is_ready(short_name):
+            self.preparation.request(short_name, first=True)
+            self._show_preparing(short_name)
+            return
+        if self._preparing_game is not None:  # the player left a game still being prepared
+            self._preparing_game = None
+            self._enable_position_actions()
         for analysis in reversed(self.session.analyses):
             if analysis.game.short_name == short_name:
                 self._show_analysis(analysis)
@@ -525,7 +627,7 @@ class MainWindow(QMainWindow):
         self.analysis = analysis
         self.session.current = self.session.analyses.index(analysis)
         game = analysis.game
-        if previous is None or previous.game is not game or not hasattr(self, "board"):
+        if previous is None or previous.game is not game or not hasattr(self, "board") or isinstance(self.board, PreparingBoard):
             self._build_game(game)
         analysis.tree.subscribe(self._tree_changed)
         self.tree_view.set_tree(analysis.tree, game)
@@ -685,6 +787,7 @@ class MainWindow(QMainWindow):
 
     _shown: Node | None = None
     _layout_applied = False
+    _preparing_game: str | None = None
 
     def apply_line(self, line: Line) -> None:
         """Add a line from the sequence editor to the tree (sharing the moves already there) and
@@ -928,6 +1031,8 @@ class MainWindow(QMainWindow):
     def _refresh(self) -> None:
         """Status line, actions, the advisor's candidates and the sequence editor, for the
         current node (the ranking is a few milliseconds; see benchmarks/gui_responsiveness.py)."""
+        if self._preparing_game is not None:
+            return
         tree, state = self.tree, self.state
         self.position_label.setText(self.ui.describe(self.game, state))
         current = tree.current
@@ -1006,6 +1111,8 @@ class MainWindow(QMainWindow):
         return self._rank_pending
 
     def _show_line_in_editor(self) -> None:
+        if self._preparing_game is not None:
+            return
         self.sequence_editor.show_line(self.tree.line(through=True), self.tree.current.move_number)
 
     # -- session --------------------------------------------------------------------------------
@@ -1028,6 +1135,7 @@ class MainWindow(QMainWindow):
 
     # -- closing --------------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt name)
+        self.preparation.stop()
         self.capture.stop_following()
         if self.search_runner.is_running():
             self.search_runner.stop()

@@ -97,6 +97,20 @@ class SessionStore:
         self.directory.mkdir(parents=True, exist_ok=True)
         write_text_atomic(self.path, json.dumps(session_to_dict(session), separators=(",", ":")))
 
+    def game_names(self) -> list[str]:
+        """The games of the saved session, the current analysis's first, without replaying any
+        tree (so the window can prepare their kernels before loading it); [] when unreadable."""
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            entries = data["analyses"]
+            names = [entry["tree"]["game"] for entry in entries]
+            current = data.get("current", 0)
+            if isinstance(current, int) and 0 <= current < len(names):
+                names.insert(0, names[current])
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            return []
+        return list(dict.fromkeys(name for name in names if name in GAMES))
+
     def load(self) -> Loaded:
         """Read the session; see :class:`Loaded`. Never raises for a bad file."""
         if not self.path.exists():

@@ -1,0 +1,142 @@
+"""Preparing a game's numba kernels in a process of its own: ``python -m app.prepare GAME ...``.
+
+numba compiles a kernel the first time it is called with new argument types and holds Python's
+global lock while it does (seconds to a minute per game on a cold cache), so a window whose own
+process compiled would stop painting. The window asks this module instead: :func:`is_prepared`
+says whether a game's kernels are already in numba's on-disk cache (a stamp written after a
+successful preparation, valid while numba, Python and the kernels' source files are unchanged,
+exactly what numba's cache itself depends on); otherwise it runs ``python -m app.prepare GAME``
+and, once that process is done, loads the kernels from the cache in a moment.
+
+A preparation plays what the window will play: the engine's own warm-up, a short game of legal
+moves (chance steps drawn from a seeded generator), and the advisor's ranking and summary line
+on positions of it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import advisors
+import engines
+from engines import GAMES, Game
+from engines.files import write_text_atomic
+
+#: Set to 1 to treat every game as prepared (the test suite compiles in its own process).
+IN_PROCESS_ENV = "KIBITZ_PREPARE_IN_PROCESS"
+PREPARE_MOVES = 12
+STAMP_VERSION = 1
+
+
+def _source_files() -> list[Path]:
+    """Every source file a kernel can live in (numba's cache goes stale when one changes)."""
+    files: list[Path] = []
+    for package in (engines, advisors):
+        root = Path(package.__file__).parent
+        files.extend(sorted(root.rglob("*.py")))
+    return files
+
+
+def fingerprint() -> str:
+    """What the kernels' cache depends on: numba's and Python's versions and every kernel
+    source file's path, size and modification time (as numba's cache checks them)."""
+    import numba
+
+    digest = hashlib.sha256(f"{STAMP_VERSION} {numba.__version__} {sys.version} {sys.executable}".encode())
+    for path in _source_files():
+        stat = path.stat()
+        digest.update(f"{path} {stat.st_size} {stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
+
+
+def cache_directory() -> Path:
+    """Where numba keeps its cache (``NUMBA_CACHE_DIR`` or numba's default for this install);
+    the stamps live beside the kernels so that clearing one clears the other."""
+    configured = os.environ.get("NUMBA_CACHE_DIR")
+    if configured:
+        return Path(configured)
+    from engines.jit import fetch_add  # any cached kernel of the project tells where its cache is
+
+    locator = getattr(getattr(fetch_add, "_cache", None), "_cache_path", None)
+    if locator:
+        return Path(locator)
+    return Path(engines.__file__).parent / "__pycache__"
+
+
+def stamp_path(short_name: str) -> Path:
+    return cache_directory() / f"kibitz-prepared-{short_name}.json"
+
+
+def is_prepared(short_name: str) -> bool:
+    """True when the game's kernels can be loaded from the cache without compiling (or the
+    environment asks to compile in this process, see :data:`IN_PROCESS_ENV`)."""
+    if os.environ.get(IN_PROCESS_ENV) == "1":
+        return True
+    try:
+        stamp = json.loads(stamp_path(short_name).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(stamp, dict) and stamp.get("fingerprint") == fingerprint()
+
+
+def exercise(game: Game, moves: int = PREPARE_MOVES) -> None:
+    """Call every kernel the window calls for ``game``: the engine's warm-up, legal moves and
+    plays along a short seeded game, and the advisor on its positions."""
+    from app.gui.games import ui_for  # the window's plug: the same advisor and summary line
+
+    ui = ui_for(game.short_name)
+    game.warm_up()
+    rng = np.random.default_rng(1)
+    state = game.initial_state()
+    ranked = 0
+    for _ in range(moves):
+        if game.is_over(state):
+            break
+        if game.is_chance_node(state):
+            state = game.apply_chance(state, game.sample_chance(state, rng)).state
+            continue
+        if ui.rank is not None and ranked < 2:
+            candidates = list(ui.rank(state, None))
+            ranked += 1
+            if ui.rollout_text is not None:
+                ui.rollout_text(state)
+        else:
+            candidates = []
+        legal = game.legal_moves(state)
+        if not legal:
+            break
+        move = candidates[0].move if candidates else legal[int(rng.integers(len(legal)))]
+        state = game.play(state, move).state
+        ui.describe(game, state)
+
+
+def prepare(short_name: str) -> float:
+    """Compile (or load) ``short_name``'s kernels and write its stamp; returns the seconds."""
+    started = time.perf_counter()
+    exercise(GAMES[short_name])
+    stamp = stamp_path(short_name)
+    stamp.parent.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(stamp, json.dumps({"game": short_name, "fingerprint": fingerprint()}))
+    return time.perf_counter() - started
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m app.prepare", description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="+", choices=sorted(GAMES), metavar="GAME", help="short names: " + ", ".join(GAMES))
+    options = parser.parse_args(argv)
+    for short_name in options.games:
+        seconds = prepare(short_name)
+        print(f"{short_name} prepared in {seconds:.1f} s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

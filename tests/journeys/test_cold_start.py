@@ -1,0 +1,86 @@
+"""A game whose kernels are not prepared: the window shows it is preparing, stays responsive,
+and opens the game once the helper process is done (a stand-in process here: the real one is
+measured by benchmarks/gui_responsiveness.py --cold-start)."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import pytest
+from PySide6.QtCore import QTimer
+
+from app import prepare
+from app.gui import preparation
+from app.gui.board_view import PreparingBoard
+from app.gui.main_window import MainWindow
+
+
+@pytest.fixture
+def unprepared(monkeypatch):
+    """No game counts as prepared; the helper is a process that sleeps, then says it is done."""
+    monkeypatch.delenv(prepare.IN_PROCESS_ENV)
+    prepared: set[str] = set()
+    monkeypatch.setattr(prepare, "is_prepared", lambda name: name in prepared)
+    stand_in = [sys.executable, "-c", "import sys, time; time.sleep(0.8); print(sys.argv[1], 'prepared')"]
+    original = preparation.KernelPreparation.__init__
+
+    def with_stand_in(self, parent=None, command=None):
+        original(self, parent, stand_in)
+
+    monkeypatch.setattr(preparation.KernelPreparation, "__init__", with_stand_in)
+    return prepared
+
+
+def test_a_cold_game_is_prepared_in_another_process_while_the_window_paints(qtbot, unprepared):
+    window = MainWindow("hatetris")
+    qtbot.addWidget(window)
+    window.resize(1200, 900)
+    window.show()
+    qtbot.waitExposed(window)
+    assert window.is_preparing()
+    assert isinstance(window.board, PreparingBoard)
+    assert "Preparing the HATETRIS engine" in window.advisor_panel.summary_text()
+    assert not window.play_best_action.isEnabled() and not window.start_search_action.isEnabled()
+    assert window.game_picker.isEnabled()
+
+    # the event loop keeps turning while the helper works: a 5 ms timer never waits long
+    gaps, last = [], [time.perf_counter()]
+
+    def tick():  # while the helper prepares (what follows is measured by the benchmark)
+        now = time.perf_counter()
+        if window.is_preparing():
+            gaps.append(now - last[0])
+        last[0] = now
+
+    timer = QTimer()
+    timer.timeout.connect(tick)
+    timer.start(5)
+    qtbot.waitUntil(lambda: not window.is_preparing(), timeout=20_000)
+    timer.stop()
+    assert len(gaps) > 20
+    assert max(gaps) < 0.25
+
+    assert window.game.short_name == "hatetris" and not isinstance(window.board, PreparingBoard)
+    assert window.state.piece == "S"  # the empty well's first piece (HATETRIS spec)
+    # an S in the empty 10-wide well rests in 8 flat columns and 9 upright ones: 17 placements
+    assert window.advisor_panel.candidate_count() == 17
+    assert window.play_best_action.isEnabled() and window.start_search_action.isEnabled()
+
+
+def test_switching_to_a_cold_game_and_back_keeps_the_ready_one(qtbot, unprepared):
+    unprepared.add("splt")
+    window = MainWindow("splt")
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    assert not window.is_preparing() and window.advisor_panel.candidate_count() == 1
+    window.set_game("1010")
+    assert window.is_preparing() and window.game_picker.currentData() == "1010"
+    window.set_game("splt")  # back before 1010 is ready: SPL-T's board and advice again
+    assert not window.is_preparing()
+    assert window.game.short_name == "splt" and not isinstance(window.board, PreparingBoard)
+    assert window.advisor_panel.candidate_count() == 1 and window.play_best_action.isEnabled()
+    # 1010! becoming ready later does not pull the window away from SPL-T
+    qtbot.waitUntil(lambda: window.preparation.is_ready("1010"), timeout=20_000)
+    assert window.game.short_name == "splt"
