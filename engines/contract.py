@@ -132,6 +132,13 @@ class Game(abc.ABC):
     def parse_sequence(self, text: str, source: str | None = None, format: str | None = None) -> Line:
         """Read a sequence file; ``format`` None detects it. ``source`` names the file in errors."""
 
+    def sequence_move_spans(self, text: str, format: str | None = None) -> list[tuple[int, int]] | None:
+        """Where each move is written in a sequence text: (start, end) character offsets of the
+        tokens :meth:`parse_sequence` reads as moves, in move order (a start position written
+        before them holds none); an empty list for a format with no token per move (a HATETRIS
+        replay code); None when the game cannot tell (the sequence editor then guesses)."""
+        return None
+
     # -- helpers shared by every game -----------------------------------------------------------
     def replay(self, start: State, moves: Iterable[Move], first_move_number: int = 1) -> State:
         """Play ``moves`` from ``start``; an illegal move raises naming its move number."""

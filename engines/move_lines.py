@@ -1,5 +1,6 @@
 """Sequence-file helpers shared by the games whose sequences are whitespace-separated move tokens
-(HATETRIS, 2048, 1010!): reading the tokens with each bad one's place, and writing them wrapped."""
+(HATETRIS, 2048, 1010!, Destruct-o-Match): reading the tokens with each bad one's place, finding
+where each move's token is in the text, and writing them wrapped."""
 
 from __future__ import annotations
 
@@ -23,6 +24,29 @@ def read_moves(numbered_lines: Iterable[tuple[int, str]], parse_move: Callable[[
                 raise error.located(source=source, line=number, column=match.start() + 1,
                                     move_number=len(moves) + 1) from None
     return tuple(moves)
+
+
+def line_offsets(text: str) -> list[int]:
+    """The character offset in ``text`` of each line's start, as ``str.splitlines`` numbers the
+    lines (line n starts at ``offsets[n - 1]``)."""
+    offsets = []
+    position = 0
+    for line in text.splitlines(keepends=True):
+        offsets.append(position)
+        position += len(line)
+    return offsets
+
+
+def token_spans(text: str, numbered_lines: Iterable[tuple[int, str]]) -> list[tuple[int, int]]:
+    """(start, end) offsets in ``text`` of the tokens :func:`read_moves` reads from the same
+    (line number, line) pairs, in move order: where each move is written. The lines must be
+    ``text.splitlines()``'s, numbered from 1."""
+    offsets = line_offsets(text)
+    spans = []
+    for number, line in numbered_lines:
+        base = offsets[number - 1]
+        spans.extend((base + match.start(), base + match.end()) for match in re.finditer(r"\S+", line))
+    return spans
 
 
 def wrapped(moves: Iterable[Any], per_line: int) -> list[str]:

@@ -13,29 +13,44 @@ undoable edit (Ctrl+Z brings the previous text back). Saving is atomic.
 Finding a move's token
     A replay error names the illegal move's number but not where it is in the text, and the
     selected move is marked in the text too. For both the editor needs the place of the n-th
-    move's token. A game can say so exactly by providing::
+    move's token, which the game says exactly (``Game.sequence_move_spans``)::
 
         game.sequence_move_spans(text: str, format: str | None) -> list[tuple[int, int]] | None
 
-    (start, end) character offsets of each move's token in ``text``, in move order, or None when
-    it cannot tell. Games without it (SPL-T today) get :func:`generic_move_spans`, which reads
-    whitespace-separated tokens and is right for both SPL-T formats (see there).
+    (start, end) character offsets of each move's token in ``text``, in move order: the tokens its
+    parser reads as moves, so a start position written before them (2048's ``score 96`` and rows,
+    say) is never counted. An empty list means the format has no token per move (a HATETRIS replay
+    code: nothing is marked); None that the game cannot tell, and then
+    :func:`generic_move_spans` guesses from whitespace-separated tokens.
+
+Replay codes
+    HATETRIS replay codes in Base2048 (what players share and the page's "copy replay" gives) are
+    written with letters of some 40 scripts that few machines have fonts for. The editor shows
+    any text holding such letters in the font Kibitz ships for them (assets/fonts, built by
+    tools/build_base2048_font.py from open fonts), so the code is readable on any machine and Qt
+    looks for no fallback font (which on a stock machine drew empty boxes and printed
+    "OpenType support missing" for each font it tried). Copy puts the text, the code as shown,
+    on the clipboard.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
+import importlib.resources
 import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QMimeData, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
+    QFont,
     QFontDatabase,
     QGuiApplication,
     QKeySequence,
+    QRawFont,
     QShortcut,
     QTextCharFormat,
     QTextCursor,
@@ -66,6 +81,46 @@ ERROR_UNDERLINE = QColor(198, 40, 40)
 CURRENT_MOVE_BACKGROUND = QColor(255, 236, 179)
 
 Span = tuple[int, int]
+
+REPLAY_FONT_FILE = "KibitzBase2048-Regular.ttf"  # in assets/fonts, with its licence
+
+
+# -- the font for replay codes ------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class ReplayFont:
+    """The font Kibitz ships for the letters of HATETRIS Base2048 codes, registered with Qt."""
+
+    family: str
+    raw: QRawFont  # the file itself, to ask which characters it has
+
+    def covers(self, character: str) -> bool:
+        return self.raw.supportsCharacter(ord(character))
+
+
+def replay_font_data() -> bytes:
+    """The bytes of the shipped replay-code font (assets/fonts)."""
+    return (importlib.resources.files("assets") / "fonts" / REPLAY_FONT_FILE).read_bytes()
+
+
+@functools.cache
+def replay_font() -> ReplayFont | None:
+    """The shipped replay-code font, registered once per process (a QGuiApplication must
+    exist); None when it cannot be read or Qt refuses it (the editor then keeps its fixed font)."""
+    try:
+        data = replay_font_data()
+    except OSError:
+        return None
+    font_id = QFontDatabase.addApplicationFontFromData(QByteArray(data))
+    families = QFontDatabase.applicationFontFamilies(font_id) if font_id >= 0 else []
+    if not families:
+        return None
+    return ReplayFont(families[0], QRawFont(QByteArray(data), 12))
+
+
+def needs_replay_font(text: str, font: ReplayFont) -> bool:
+    """Whether ``text`` holds a letter beyond ASCII that the replay-code font has (a Base2048
+    code does; board texts, move lists and SPL-T files do not)."""
+    return any(not character.isascii() and font.covers(character) for character in set(text))
 
 
 # -- where the moves are in a text --------------------------------------------------------------
@@ -192,6 +247,19 @@ class _Check:
         return self.error is None
 
 
+class _TextEdit(QPlainTextEdit):
+    """The text box; text pasted or dropped into it gets its font before it is laid out."""
+
+    def __init__(self, fit_font: Callable[[str], None]) -> None:
+        super().__init__()
+        self._fit_font = fit_font
+
+    def insertFromMimeData(self, source: QMimeData) -> None:  # noqa: N802 (Qt's name)
+        if source.hasText():
+            self._fit_font(source.text())
+        super().insertFromMimeData(source)
+
+
 class SequenceEditor(QWidget):
     """The current line as editable text (see the module docstring).
 
@@ -221,6 +289,8 @@ class SequenceEditor(QWidget):
         self._mark_cursor: QTextCursor | None = None
         self._error_cursor: QTextCursor | None = None
         self._setting_text = False
+        self._fixed_font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self._replay_font_shown = False
 
         self._live_timer = QTimer(self)
         self._live_timer.setSingleShot(True)
@@ -251,6 +321,12 @@ class SequenceEditor(QWidget):
         self.paste_button = self._button(
             "Paste", self._paste_clipboard, "Replace the text with the clipboard's (Ctrl+Z undoes)", "pasteButton"
         )
+        self.copy_button = self._button(
+            "Copy",
+            self.copy_text,
+            "Put the whole text on the clipboard, in the format shown (HATETRIS: Base2048, as the page's copy replay)",
+            "copyButton",
+        )
         self.file_label = QLabel()
         self.file_label.setObjectName("sequenceFile")
         self.file_label.setMinimumWidth(1)
@@ -262,13 +338,13 @@ class SequenceEditor(QWidget):
         top.addWidget(QLabel("Format"))
         top.addWidget(self.format_box)
         top.addSpacing(6)
-        for button in (self.load_button, self.save_button, self.paste_button):
+        for button in (self.load_button, self.save_button, self.paste_button, self.copy_button):
             top.addWidget(button)
         top.addStretch(1)
 
-        self.editor = QPlainTextEdit()
+        self.editor = _TextEdit(self._fit_font)
         self.editor.setObjectName("sequenceText")
-        self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.editor.setFont(self._fixed_font)
         self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.editor.setPlaceholderText("Moves of the line, or Load… / Paste a sequence file")
         self.editor.textChanged.connect(self._text_changed)
@@ -505,6 +581,7 @@ class SequenceEditor(QWidget):
 
     def _replace_text(self, text: str, undoable: bool) -> None:
         self._message = ""
+        self._fit_font(text)  # before the text is laid out: in a font without its letters Qt warns
         self._setting_text = True
         try:
             if undoable:
@@ -518,13 +595,46 @@ class SequenceEditor(QWidget):
         finally:
             self._setting_text = False
         self._live_timer.stop()
+        self._fit_font()
         self._refresh_controls()
 
     def _text_changed(self) -> None:
         if not self._setting_text:
             self._message = ""
             self._live_timer.start()
+            self._fit_font()
         self._refresh_controls()
+
+    def _fit_font(self, coming: str | None = None) -> None:
+        """The shipped replay-code font first while the text holds its letters (a Base2048
+        code), else the fixed-width font (see the module docstring). With ``coming``, text about
+        to be put in: the replay-code font is taken now if that text needs it (it is left only
+        once the text no longer needs it)."""
+        font = replay_font()
+        wanted = font is not None and needs_replay_font(self.text() if coming is None else coming, font)
+        if coming is not None and not wanted:
+            return
+        if wanted == self._replay_font_shown:
+            return
+        self._replay_font_shown = wanted
+        shown = QFont(self._fixed_font)
+        if wanted:
+            shown.setFamilies([font.family, *self._fixed_font.families()])
+        self.editor.setFont(shown)
+
+    def text_font(self) -> QFont:
+        """The font the text is shown in."""
+        return self.editor.font()
+
+    def copy_text(self) -> str:
+        """Put the whole text on the clipboard, as shown (without the line break at its end),
+        and return it: in the chosen format, so a HATETRIS line gives the Base2048 code the
+        page reads, and a pasted code comes back exactly as it was pasted."""
+        text = self.text().rstrip("\n")
+        QGuiApplication.clipboard().setText(text)
+        self._message = "copied" if text else "nothing to copy: the text is empty"
+        self._refresh_status()
+        return text
 
     # -- checking -------------------------------------------------------------------------------
     def validate(self) -> Line | None:
@@ -704,7 +814,7 @@ class SequenceEditor(QWidget):
     def _refresh_controls(self) -> None:
         modified = self.is_modified()
         has_game = self._game is not None
-        for widget in (self.load_button, self.save_button, self.paste_button, self.validate_button):
+        for widget in (self.load_button, self.save_button, self.paste_button, self.copy_button, self.validate_button):
             widget.setEnabled(has_game)
         self.apply_button.setEnabled(has_game and modified)
         self.revert_button.setEnabled(has_game and (modified or self._pending is not None))

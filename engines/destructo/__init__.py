@@ -136,21 +136,38 @@ class DestructoMatch(Game):
 
         if format not in (None, "moves"):
             raise ValueError(f"unknown Destruct-o-Match sequence format {format!r}; known: moves")
-        numbered = [(number, line) for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+        state_lines, move_lines = _sequence_sections(text)
         start = State()
-        if numbered and numbered[0][1].lstrip().startswith("level"):
-            end = 1
-            while end < len(numbered) and (_is_board_row(numbered[end][1])
-                                            or numbered[end][1].strip() == UNDO_BOARD_LINE):
-                end += 1
-            start = notation.parse_state("\n".join(line for _, line in numbered[:end]), source, numbered[0][0])
-            numbered = numbered[end:]
-        return Line(start, read_moves(numbered, notation.parse_move, source))
+        if state_lines:
+            start = notation.parse_state("\n".join(line for _, line in state_lines), source, state_lines[0][0])
+        return Line(start, read_moves(move_lines, notation.parse_move, source))
+
+    def sequence_move_spans(self, text: str, format: str | None = None) -> list[tuple[int, int]]:
+        """(start, end) offsets of each move's token in a sequence text, in move order (the start
+        position's header, rows and undo board hold none)."""
+        from engines.move_lines import token_spans
+
+        if format not in (None, "moves"):
+            raise ValueError(f"unknown Destruct-o-Match sequence format {format!r}; known: moves")
+        return token_spans(text, _sequence_sections(text)[1])
 
 
 def _is_board_row(line: str) -> bool:
     return all(len(token) <= 2 and "," not in token and ":" not in token and token not in ("shuffle", "undo")
                for token in line.split())
+
+
+def _sequence_sections(text: str) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """The (line number, line) pairs of a sequence text's start position (none when the line
+    starts from a new game: a header ``level ...``, its rows and an undo board) and those of its
+    moves; blank lines are in neither."""
+    numbered = [(number, line) for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    if not (numbered and numbered[0][1].lstrip().startswith("level")):
+        return [], numbered
+    end = 1
+    while end < len(numbered) and (_is_board_row(numbered[end][1]) or numbered[end][1].strip() == UNDO_BOARD_LINE):
+        end += 1
+    return numbered[:end], numbered[end:]
 
 
 GAME = DestructoMatch()

@@ -105,6 +105,9 @@ class G2048(Game):
     def parse_sequence(self, text: str, source: str | None = None, format: str | None = None) -> Line:
         return notation.parse_sequence(text, source, format)
 
+    def sequence_move_spans(self, text: str, format: str | None = None) -> list[tuple[int, int]]:
+        return notation.sequence_move_spans(text, format)
+
 
 GAME = G2048()
 

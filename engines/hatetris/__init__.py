@@ -86,6 +86,9 @@ class Hatetris(Game):
                        rules: Rules = DEFAULT_RULES) -> Line:
         return notation.parse_sequence(text, source, format, rules)
 
+    def sequence_move_spans(self, text: str, format: str | None = None) -> list[tuple[int, int]]:
+        return notation.sequence_move_spans(text, format)
+
     # -- HATETRIS's own helpers ------------------------------------------------------------------
     def replay_keys(self, keys: str, rules: Rules = DEFAULT_RULES) -> fast.KeyReplay:
         """Play key presses (L R D U) as the official page does."""

@@ -15,7 +15,7 @@ import re
 
 from engines.contract import Line
 from engines.errors import KibitzInputError, NotationError
-from engines.move_lines import read_moves
+from engines.move_lines import read_moves, token_spans
 from engines.hatetris import codecs, fast, reference
 from engines.hatetris.pieces import PIECE_INDEX
 from engines.hatetris.state import BAR, DEFAULT_RULES, Memory, Placement, Rules, State, cell_count
@@ -195,18 +195,40 @@ def decode_keys(text: str, source: str | None = None, format: str | None = None)
         raise error.located(source=source) from None
 
 
-def _parse_placements(text: str, source: str | None, rules: Rules) -> Line:
+def _placement_sections(text: str) -> tuple[tuple[int, list[str]] | None, list[tuple[int, str]]]:
+    """A placement list's start board (its first line number and its lines: the header and the
+    rows), None when the line starts from the empty well; and the (line number, line) pairs of
+    its placements (blank and ``#`` lines hold none)."""
     lines = text.splitlines()
     numbered = [(number, line) for number, line in enumerate(lines, start=1)
                 if line.strip() and not line.lstrip().startswith("#")]
-    begin = start(rules)
     if numbered and numbered[0][1].lstrip().startswith("score"):
         first = numbered[0][0]
         depth = _header_depth(numbered[0][1])
-        board_lines = lines[first - 1:first + depth]
+        board = (first, lines[first - 1:first + depth])
+        return board, [(number, line) for number, line in numbered if number > first + depth]
+    return None, numbered
+
+
+def _parse_placements(text: str, source: str | None, rules: Rules) -> Line:
+    board, move_lines = _placement_sections(text)
+    begin = start(rules)
+    if board is not None:
+        first, board_lines = board
         begin = parse_board("\n".join(board_lines), source, first_line=first)
-        numbered = [(number, line) for number, line in numbered if number > first + depth]
-    return Line(begin, read_moves(numbered, Placement.parse, source))
+    return Line(begin, read_moves(move_lines, Placement.parse, source))
+
+
+def sequence_move_spans(text: str, format: str | None = None) -> list[tuple[int, int]]:
+    """(start, end) offsets of each placement's token in a placement list, in move order (a
+    start board's header and rows hold none). A replay code has no token per placement (its
+    characters carry key runs, which cross the placements' bounds): no spans, an empty list."""
+    format = format or detect(text)
+    if format == "placements":
+        return token_spans(text, _placement_sections(text)[1])
+    if format not in REPLAY_FORMATS:
+        raise ValueError(f"unknown HATETRIS sequence format {format!r}; known: {', '.join(SEQUENCE_FORMATS)}")
+    return []
 
 
 def _header_depth(header: str) -> int:

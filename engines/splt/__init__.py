@@ -94,6 +94,9 @@ class Splt(Game):
             return notation.parse_index_list(text, source=source)
         raise ValueError(f"unknown SPL-T sequence format {format!r}; known: {', '.join(self.sequence_formats)}")
 
+    def sequence_move_spans(self, text: str, format: str | None = None) -> list[tuple[int, int]]:
+        return notation.sequence_move_spans(text, format)
+
 
 GAME = Splt()
 

@@ -38,6 +38,7 @@ import re
 
 from engines.contract import Line
 from engines.errors import IllegalMoveError, NotationError
+from engines.move_lines import line_offsets
 from engines.splt.state import HEIGHT, WIDTH, Box, Move, Rules, State, validate_boxes
 
 GEOMETRIC_HEADER = "# kibitz splt sequence"
@@ -353,6 +354,38 @@ def parse_geometric(text: str, source: str | None = None) -> Line:
                     source=source, line=line_number, column=column, move_number=len(moves) + 1
                 ) from None
     return Line(start, tuple(moves))
+
+
+def sequence_move_spans(text: str, format: str | None = None) -> list[tuple[int, int]]:
+    """(start, end) offsets of each move's token in a sequence text, in move order: the numbers
+    of an index list; the ``x,y,w,h`` tokens of a geometric file (its comments, ``start:`` line
+    and ``N.`` labels hold none; brackets around a move are not part of it). Raises
+    NotationError for an index list that cannot be read, ValueError for an unknown format."""
+    format = format or ("index" if looks_like_index_list(text) else "geometric")
+    if format == "index":
+        spans = []
+        offsets = [0] + [match.end() for match in re.finditer("\n", text)]  # as _index_tokens counts lines
+        for _value, token, line, column in _index_tokens(text, None):
+            begin = offsets[line - 1] + column - 1
+            spans.append((begin, begin + len(token)))
+        return spans
+    if format != "geometric":
+        raise ValueError(f"unknown SPL-T sequence format {format!r}; known: geometric, index")
+    spans = []
+    for base, raw in zip(line_offsets(text), text.splitlines()):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#") or stripped.startswith("start:"):
+            continue
+        for token, column in _tokens(raw):
+            if re.fullmatch(r"\d+\.", token):
+                continue
+            begin = base + column - 1
+            end = begin + len(token)
+            inner = token.lstrip("([")
+            begin += len(token) - len(inner)
+            end -= len(inner) - len(inner.rstrip(")]"))
+            spans.append((begin, end))
+    return spans
 
 
 def parse_sequence(text: str, source: str | None = None, start: State | None = None) -> Line:

@@ -110,6 +110,9 @@ class TenTen(Game):
     def parse_sequence(self, text: str, source: str | None = None, format: str | None = None) -> Line:
         return notation.parse_sequence(text, source, format)
 
+    def sequence_move_spans(self, text: str, format: str | None = None) -> list[tuple[int, int]]:
+        return notation.sequence_move_spans(text, format)
+
 
 @functools.cache
 def all_deals() -> tuple[tuple[Deal, float], ...]:

@@ -22,7 +22,7 @@ import re
 
 from engines.contract import Line
 from engines.errors import NotationError
-from engines.move_lines import read_moves, wrapped
+from engines.move_lines import read_moves, token_spans, wrapped
 from engines.tenten.pieces import BY_LETTER, LETTERS, SIZE
 from engines.tenten.state import TRAY_SLOTS, State, parse_move
 
@@ -116,14 +116,29 @@ def sequence_text(line: Line, format: str | None = None) -> str:
     return "\n".join(parts) + "\n"
 
 
+def _sections(text: str) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """The (line number, line) pairs of a sequence text's start board (none when the line
+    starts from the empty board) and those of its moves; blank and ``;`` lines are in neither."""
+    numbered = [(number, line) for number, line in enumerate(text.splitlines(), start=1)
+                if line.strip() and not line.lstrip().startswith(";")]
+    if numbered and numbered[0][1].lstrip().startswith(("score", "tray")):
+        return numbered[:SIZE + 1], numbered[SIZE + 1:]
+    return [], numbered
+
+
 def parse_sequence(text: str, source: str | None = None, format: str | None = None) -> Line:
     if format not in (None, "moves"):
         raise ValueError(f"unknown 1010! sequence format {format!r}; known: moves")
-    numbered = [(number, line) for number, line in enumerate(text.splitlines(), start=1)
-                if line.strip() and not line.lstrip().startswith(";")]
+    board_lines, move_lines = _sections(text)
     begin = start()
-    if numbered and numbered[0][1].lstrip().startswith(("score", "tray")):
-        board_lines = [line for _, line in numbered[:SIZE + 1]]
-        begin = parse_board("\n".join(board_lines), source, first_line=numbered[0][0])
-        numbered = numbered[SIZE + 1:]
-    return Line(begin, read_moves(numbered, parse_move, source))
+    if board_lines:
+        begin = parse_board("\n".join(line for _, line in board_lines), source, first_line=board_lines[0][0])
+    return Line(begin, read_moves(move_lines, parse_move, source))
+
+
+def sequence_move_spans(text: str, format: str | None = None) -> list[tuple[int, int]]:
+    """(start, end) offsets of each move's token in a sequence text, in move order (the start
+    board's header and rows hold none)."""
+    if format not in (None, "moves"):
+        raise ValueError(f"unknown 1010! sequence format {format!r}; known: moves")
+    return token_spans(text, _sections(text)[1])
