@@ -41,7 +41,7 @@ from PySide6.QtGui import (
     QPixmap,
     QScreen,
 )
-from PySide6.QtWidgets import QFileDialog, QLabel, QMessageBox, QWidget
+from PySide6.QtWidgets import QFileDialog, QLabel, QMessageBox, QToolButton, QWidget
 
 import vision
 import vision.capture as screen_capture
@@ -400,7 +400,15 @@ class CaptureController(QObject):
         self.review: Any = None  # the last ReadingReview opened
         self.message_box: QMessageBox | None = None  # the last message (no board, no capture...)
         self.fallback_buttons: dict[str, Any] = {}
-        self.note: QMessageBox | None = None  # follow mode: a reading no move explains
+        # follow mode: the last reading no move explains (reading, image), offered by the button
+        self._unexplained: tuple[Any, np.ndarray | None] | None = None
+        self.load_reading_button = QToolButton()
+        self.load_reading_button.setObjectName("loadReadingButton")
+        self.load_reading_button.setText("Load reading")
+        self.load_reading_button.setAutoRaise(True)
+        self.load_reading_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.load_reading_button.setVisible(False)
+        self.load_reading_button.clicked.connect(self.load_unexplained_reading)
         self.indicator = QLabel()
         self.indicator.setObjectName("followIndicator")
         self.indicator.setVisible(False)
@@ -591,7 +599,7 @@ class CaptureController(QObject):
 
     def open_review(self, reading: Any, image: np.ndarray):
         """The review dialog for a doubtful ``reading`` of ``image`` (non-blocking)."""
-        from app.gui.reading_review import ReadingReview
+        from app.gui.reading_review import ReadingReview, review_status
 
         if self.review is not None:
             self.review.close()
@@ -601,7 +609,7 @@ class CaptureController(QObject):
         dialog.recapture_requested.connect(self.capture_board)
         dialog.destroyed.connect(lambda: setattr(self, "review", None) if self.review is dialog else None)
         self.review = dialog
-        self._say(f"The reader is unsure of {len(reading.doubtful)} cell(s): check them")
+        self._say(review_status(reading))
         dialog.open()
         return dialog
 
@@ -690,8 +698,7 @@ class CaptureController(QObject):
         self._follow_analysis = None
         self._follow_busy = False
         self.indicator.setVisible(False)
-        if self.note is not None:
-            self.note.close()
+        self._clear_note()
         if reason:
             self._say(reason)
         self.following_changed.emit(False)
@@ -748,6 +755,7 @@ class CaptureController(QObject):
             self.stop_following()
             self._message("Follow mode", f"Follow mode stopped: {_words(event, self.game.short_name)}.", "")
         elif isinstance(event, follow.Played):
+            self._clear_note()
             self._play_followed(event, state)
         elif isinstance(event, follow.Unexplained):
             self._show_indicator("Following · not explained", DOUBT_COLOR, event.reason)
@@ -780,22 +788,28 @@ class CaptureController(QObject):
         self.indicator.setVisible(True)
 
     def _show_note(self, event: Any, image: np.ndarray | None) -> None:
-        """A non-modal note that does not take the focus from the real game."""
-        if self.note is not None:
-            self.note.close()
-        note = QMessageBox(QMessageBox.Icon.Information, "Follow mode",
-                           "The board read off the game does not follow from the position shown.",
-                           QMessageBox.StandardButton.NoButton, self.window)
-        note.setInformativeText(f"{event.reason}.\n\nThe tree is unchanged. “Load reading” starts a new "
-                                "analysis from the board read (follow mode carries on from there).")
-        load = note.addButton("Load reading", QMessageBox.ButtonRole.AcceptRole)
-        note.addButton("Keep following", QMessageBox.ButtonRole.RejectRole)
-        note.setWindowModality(Qt.WindowModality.NonModal)
-        note.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating, True)
-        reading = event.reading
-        note.buttonClicked.connect(lambda button: QTimer.singleShot(0, lambda: self.load_reading(reading, image)) if button is load else None)
-        self.note = note
-        note.show()
+        """Flag a reading no legal move explains in the status bar, with a "Load reading"
+        button beside the indicator (no window pops up over the real game)."""
+        self._unexplained = (event.reading, image)
+        self.load_reading_button.setToolTip(
+            f"{event.reason}. The tree is unchanged; this starts a new analysis from the board read "
+            "(follow mode carries on from there)."
+        )
+        self.load_reading_button.setVisible(True)
+
+    def _clear_note(self) -> None:
+        self._unexplained = None
+        self.load_reading_button.setVisible(False)
+
+    def load_unexplained_reading(self) -> None:
+        """The status bar's "Load reading": start from the last reading no move explained."""
+        if self._unexplained is None:
+            return
+        reading, image = self._unexplained
+        self._clear_note()
+        self.load_reading(reading, image)
+        if self.is_following():
+            self._show_indicator("Following", GOOD_COLOR, "Kibitz plays the moves read off the real game")
 
     def load_reading(self, reading: Any, image: np.ndarray | None = None) -> None:
         """Start from a reading follow mode could not explain (a sure one at once, a doubtful one

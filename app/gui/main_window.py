@@ -16,6 +16,7 @@ import functools
 import os
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -133,6 +134,13 @@ class MainWindow(QMainWindow):
         self._sequence_timer.setSingleShot(True)
         self._sequence_timer.timeout.connect(self._show_line_in_editor)
 
+        self._best_value: Any = None  # the value of the best line the running search sent
+        self._last_progress: Any = None  # its last report (shown after it ends)
+        self._search_started_at = 0.0
+        self._search_message = ""
+        self._search_clock = QTimer(self)
+        self._search_clock.setInterval(1000)
+        self._search_clock.timeout.connect(self._tick_search_clock)
         self.search_runner = SearchRunner(self)
         self.search_runner.progress.connect(self._search_progress)
         self.search_runner.new_best.connect(self._search_new_best)
@@ -430,6 +438,7 @@ class MainWindow(QMainWindow):
             lines.addWidget(label)
         self.statusBar().addWidget(panel, 1)
         self.statusBar().addPermanentWidget(self.capture.indicator)
+        self.statusBar().addPermanentWidget(self.capture.load_reading_button)
         self._message_timer = QTimer(self)
         self._message_timer.setSingleShot(True)
         self._message_timer.timeout.connect(self.message_label.clear)
@@ -642,6 +651,9 @@ class MainWindow(QMainWindow):
         self.show_message("")
         self._refresh()
         self.capture.analysis_shown()
+        # a position shown is played on at once: its keys (2048's WASD, HATETRIS's ghost keys, ...)
+        # must reach the board without a click first (a dialog closing gives the focus back here)
+        self.board.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _build_game(self, game: Game) -> None:
         switching = self._layout_applied and hasattr(self, "game")
@@ -667,8 +679,7 @@ class MainWindow(QMainWindow):
             self.advisor_panel.set_search_available(search.name, search.counts, search.rate_unit)
         has_editor = self.ui.make_board_editor is not None
         self.edit_board_action.setEnabled(has_editor)
-        for action in (self.start_search_action, self.continue_search_action, self.stop_search_action):
-            action.setEnabled(search is not None)
+        self._update_search_actions()
         self.game_picker.setCurrentIndex(self.game_picker.findData(game.short_name))
         self.setWindowTitle(f"Kibitz — {game.title}")
         if switching:  # the new board gets the room it needs, not what the last one left
@@ -934,13 +945,56 @@ class MainWindow(QMainWindow):
     def _run_search(self, job: Any, from_move: int) -> bool:
         self._search_analysis = self.analysis
         self._search_start_move = from_move
+        self._best_value = None
         self.search_runner.start(job)
+        self._search_started_at = time.monotonic()
+        self._last_progress = None
+        self._search_message = f"{self.ui.search_jobs.name} from move {from_move}"
+        self._search_clock.start()
         self.advisor_panel.show_search_progress(
             running=True, games=0, best="–", rate=0.0, elapsed=0.0, fraction=None, can_continue=False,
-            message=f"{self.ui.search_jobs.name} from move {from_move}",
+            message=self._search_message,
         )
+        self._update_search_actions()
         self._schedule_save()
         return True
+
+    def _tick_search_clock(self) -> None:
+        """The elapsed time moves on between progress reports (a beam's first level can take
+        seconds before the search reports anything)."""
+        if not self.search_runner.is_running():
+            self._search_clock.stop()
+            return
+        if self._search_analysis is self.analysis:
+            self._show_search_progress(self._last_progress, running=True)
+
+    def _show_search_progress(self, progress: Any, running: bool, message: str | None = None) -> None:
+        """The panel's numbers: the last report's (kept after the search ends), the clock's time."""
+        elapsed = time.monotonic() - self._search_started_at if running else (progress.elapsed if progress else 0.0)
+        if progress is not None and running:
+            elapsed = max(elapsed, progress.elapsed)
+        self.advisor_panel.show_search_progress(
+            running=running,
+            games=progress.games if progress is not None else 0,
+            best=progress.best_text if progress is not None else "–",
+            rate=progress.rate if progress is not None else 0.0,
+            elapsed=elapsed,
+            fraction=progress.fraction if progress is not None and running else None,
+            can_continue=not running and self.analysis.search_folder is not None,
+            message=self._search_message if message is None else message,
+        )
+
+    def _update_search_actions(self) -> None:
+        """Start and Continue while no search runs (Continue with a search to continue), Stop
+        while one runs: the menu and keys as the panel's buttons."""
+        available = self.ui.search_jobs is not None and self._preparing_game is None
+        running = self.search_runner.is_running()
+        self.start_search_action.setEnabled(available and not running)
+        self.stop_search_action.setEnabled(running)
+        self.continue_search_action.setEnabled(
+            available and not running and getattr(self, "analysis", None) is not None
+            and self.analysis.search_folder is not None
+        )
 
     def stop_search(self) -> None:
         if self.search_runner.is_running():
@@ -948,11 +1002,9 @@ class MainWindow(QMainWindow):
             self.show_message("Stopping the search…")
 
     def _search_progress(self, progress: Any) -> None:
+        self._last_progress = progress
         if self._search_analysis is self.analysis:
-            self.advisor_panel.show_search_progress(
-                running=True, games=progress.games, best=progress.best_text, rate=progress.rate,
-                elapsed=progress.elapsed, fraction=progress.fraction, can_continue=False,
-            )
+            self._show_search_progress(progress, running=True)
 
     def _search_new_best(self, found: Any) -> None:
         """A better line: add it to the searched analysis's tree as a branch, marked best."""
@@ -960,8 +1012,9 @@ class MainWindow(QMainWindow):
         if analysis is None:
             return
         line, value = found.new_best, found.best_value
-        if line is None:
-            return
+        if line is None or (self._best_value is not None and value <= self._best_value):
+            return  # not better than the best already in the tree (a beam reports each depth's)
+        self._best_value = value
         tree = analysis.tree
         name = self.ui.search_jobs.name if self.ui.search_jobs is not None else "search"
         try:
@@ -986,11 +1039,10 @@ class MainWindow(QMainWindow):
 
     def _update_search_panel(self, message: str = "") -> None:
         running = self.search_runner.is_running() and self._search_analysis is self.analysis
-        self.advisor_panel.show_search_progress(
-            running=running, games=0, best="–", rate=0.0, elapsed=0.0, fraction=None,
-            can_continue=not running and self.analysis.search_folder is not None, message=message,
-        )
-        self.stop_search_action.setEnabled(self.search_runner.is_running())
+        # the last numbers of this analysis's search stay (a stopped search's best is news)
+        progress = self._last_progress if self._search_analysis is self.analysis else None
+        self._show_search_progress(progress, running=running, message=message)
+        self._update_search_actions()
 
     # -- status ---------------------------------------------------------------------------------
     def position_text(self) -> str:

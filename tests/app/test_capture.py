@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter, QPixmap, QScreen
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 import vision
 import vision.capture
@@ -541,14 +541,19 @@ def test_follow_plays_the_moves_read_and_flags_what_no_move_explains(qtbot, foll
     assert "not explained" in window.capture.indicator.text()
     assert "no legal move" in window.message_text()
     assert window.state == spawned
-    note = window.capture.note
-    assert note.isVisible() and not note.isModal()
-    load = next(b for b in note.buttons() if b.text() == "Load reading")
+    # flagged in the status bar, as the README says: no window opens over the real game
+    assert not [w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible()]
+    load = window.capture.load_reading_button
+    assert load.isVisible() and load.text() == "Load reading"
+    assert window.statusBar().isAncestorOf(load)
     load.click()
     qtbot.waitUntil(lambda: window.state == odd_board, timeout=2000)
     assert window.analysis.name.startswith("2048 followed position")
     assert window.capture.is_following()  # carries on from the loaded reading
     assert FakeFollower.made[0].resets[-1] == odd_board
+    # the flag is gone once the reading is loaded: following, nothing left to explain
+    assert window.capture.indicator.text() == "● Following"
+    assert not load.isVisible()
 
 
 def test_follow_resets_after_a_move_in_kibitz_and_stops_when_the_game_changes(qtbot, following):
