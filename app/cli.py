@@ -1,4 +1,5 @@
-"""The headless ``kibitz VERB ...`` commands: the same engines as the window, for scripts.
+"""The command line: the window's options and the headless ``kibitz VERB ...`` commands (the
+same engines as the window, for scripts). ``kibitz --help`` lists both.
 
 Exit codes: 0 success, 1 bad input (the message says which file, line, move, token and why),
 2 wrong command-line usage.
@@ -8,10 +9,71 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from typing import Any
 
 VERBS = ("replay", "convert", "advise", "play", "search", "bench", "read")
+
+USAGE = """kibitz [WINDOW OPTION ...]    open the window
+       kibitz VERB ...               run the engines headless (kibitz VERB --help: its options)"""
+
+
+# -- the window's options (app.gui.application reads them; kibitz --help lists them) ------------
+def window_size(text: str) -> tuple[int, int]:
+    match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
+    if not match:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT, got {text!r}")
+    return int(match.group(1)), int(match.group(2))
+
+
+def screen_rect(text: str) -> tuple[int, int, int, int] | str:
+    if text.strip() == "board":
+        return "board"
+    match = re.fullmatch(r"\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*", text)
+    if not match:
+        raise argparse.ArgumentTypeError(f"expected X,Y,W,H or board, got {text!r}")
+    return tuple(int(group) for group in match.groups())
+
+
+def add_window_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """The options of ``kibitz`` without a verb, which opens the window."""
+    parser.add_argument("--game", choices=sorted(_games()),
+                        help="the game to open (default: the session's last game, else splt; "
+                        "with --position, --moves or --open: splt)")
+    parser.add_argument("--position", metavar="TEXT",
+                        help="start from this position: the game's board text, as Copy position gives it "
+                        "(SPL-T: 'splits=1 score=1 | 0,0,8,8 0,8,8,8')")
+    parser.add_argument("--moves", metavar="TEXT",
+                        help="then play these moves, separated by spaces or ';' (SPL-T: the box to split by its "
+                        "top-left corner x,y or as x,y,w,h: '0,0 0,8 0,8' from the empty board)")
+    parser.add_argument("--open", metavar="FILE", help="open a sequence file as a new analysis")
+    parser.add_argument("--at", type=int, metavar="N",
+                        help="with --open: show the position after move N of the opened line (default: its end)")
+    parser.add_argument("--layout", choices=("analysis", "compact"),
+                        help="analysis (every panel) or compact (the board and the top candidates)")
+    parser.add_argument("--size", type=window_size, metavar="WxH",
+                        help="window size for this run (the remembered one is not used)")
+    parser.add_argument("--screenshot", metavar="PATH", help="save the window as a PNG once shown, then quit")
+    parser.add_argument("--screenshot-delay", type=int, default=800, metavar="MS",
+                        help="wait this long before the screenshot (default 800)")
+    parser.add_argument("--capture-overlay", type=screen_rect, metavar="X,Y,W,H|board",
+                        help="open the capture overlay with this rectangle dragged (with --screenshot: save it)")
+
+
+def window_parser() -> argparse.ArgumentParser:
+    """The window's options alone (anything else is left for Qt, e.g. ``-platform offscreen``)."""
+    parser = argparse.ArgumentParser(prog="kibitz", usage=USAGE, add_help=False)
+    add_window_options(parser)
+    return parser
+
+
+def window_option_error(options: argparse.Namespace) -> str | None:
+    """Why the window's options do not go together, or None when they do."""
+    if options.at is not None and not options.open:
+        return (f"--at {options.at} needs --open FILE: it shows the position after move {options.at} "
+                "of the opened sequence file")
+    return None
 
 
 def _games() -> dict[str, Any]:
@@ -23,11 +85,15 @@ def _games() -> dict[str, Any]:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="kibitz",
-        description="Kibitz play-assistant. With no arguments it opens the window; "
-        "with a verb it runs the engines headless.",
+        usage=USAGE,
+        description="Kibitz play-assistant. Without a verb it opens the window (the window options "
+        "below; anything else is handed to Qt, e.g. -platform offscreen); with a verb it runs the "
+        "engines headless.",
     )
     parser.add_argument("--version", action="version", version=f"kibitz {_version()}")
-    verbs = parser.add_subparsers(dest="verb", metavar="VERB")
+    add_window_options(parser.add_argument_group("window options (kibitz without a verb)"))
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB", title="verbs (kibitz VERB --help: its options)",
+                                  prog="kibitz")
 
     replay = verbs.add_parser(
         "replay", help="replay a sequence file and report moves, score and whether the game is over"

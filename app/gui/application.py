@@ -1,12 +1,15 @@
 """``run(argv)``: start Qt, open the main window, return the event loop's exit code.
 
-Options (all optional; anything else is handed to Qt, e.g. ``-platform offscreen``)::
+Options (all optional; anything else is handed to Qt, e.g. ``-platform offscreen``; they are
+defined in app.cli, whose ``kibitz --help`` lists them with the headless verbs)::
 
-    --game NAME            a key of engines.GAMES (default: the session's last game, else splt)
+    --game NAME            a key of engines.GAMES (default: the session's last game, else splt;
+                           splt when --position, --moves or --open is given without it)
     --position TEXT        start from this position (the game's board text, as Copy gives)
     --moves TEXT           then play these moves, e.g. "0,0 0,0 0,0" (spaces or ';' between)
     --open FILE            open a sequence file as a new analysis
-    --at N                 show the position after move N of the opened line (default: its end)
+    --at N                 with --open: show the position after move N of the opened line
+                           (default: its end); without --open it is an error (exit 2)
     --layout NAME          analysis (every panel) or compact (board and top candidates)
     --size WxH             window size for this run (the remembered geometry is not used)
     --screenshot PATH      save the window as a PNG once shown, then quit (visual checks, no CI)
@@ -28,28 +31,12 @@ import sys
 from PySide6.QtCore import QRectF, QTimer
 from PySide6.QtWidgets import QApplication
 
-from app import prepare
+from app import cli, prepare
 from app.gui.main_window import MainWindow
 from app.gui.preparation import PROJECT_ROOT
 from app.gui.settings import APPLICATION, ORGANIZATION
 from engines import GAMES
 from engines.files import read_text
-
-
-def _size(text: str) -> tuple[int, int]:
-    match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
-    if not match:
-        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT, got {text!r}")
-    return int(match.group(1)), int(match.group(2))
-
-
-def _rect(text: str) -> tuple[int, int, int, int] | str:
-    if text.strip() == "board":
-        return "board"
-    match = re.fullmatch(r"\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*", text)
-    if not match:
-        raise argparse.ArgumentTypeError(f"expected X,Y,W,H or board, got {text!r}")
-    return tuple(int(group) for group in match.groups())
 
 
 def _overlay_rect(window: MainWindow, wanted: tuple[int, int, int, int] | str) -> QRectF:
@@ -62,19 +49,7 @@ def _overlay_rect(window: MainWindow, wanted: tuple[int, int, int, int] | str) -
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="kibitz", description="Open the Kibitz window.")
-    parser.add_argument("--game", choices=sorted(GAMES), help="the game to open (default: the last one)")
-    parser.add_argument("--position", metavar="TEXT", help="start from this position (board text)")
-    parser.add_argument("--moves", metavar="TEXT", help="moves to play first, separated by spaces or ';'")
-    parser.add_argument("--open", metavar="FILE", help="open a sequence file as a new analysis")
-    parser.add_argument("--at", type=int, metavar="N", help="show the position after move N of the opened line")
-    parser.add_argument("--layout", choices=("analysis", "compact"), help="the window layout for this run")
-    parser.add_argument("--size", type=_size, metavar="WxH", help="window size for this run")
-    parser.add_argument("--screenshot", metavar="PATH", help="save the window as PNG once shown, then quit")
-    parser.add_argument("--screenshot-delay", type=int, default=800, metavar="MS", help="wait before the screenshot")
-    parser.add_argument("--capture-overlay", type=_rect, metavar="X,Y,W,H|board",
-                        help="open the capture overlay with this rectangle dragged (with --screenshot: save it)")
-    return parser
+    return cli.window_parser()
 
 
 def settle_memory() -> None:
@@ -88,11 +63,19 @@ def settle_memory() -> None:
 def run(argv: list[str]) -> int:
     """Open the window and run Qt's event loop; returns its exit code (2 for bad options)."""
     try:
+        if "-h" in argv or "--help" in argv:  # the whole command line's help, verbs included
+            return cli.main(["--help"])
         options, qt_arguments = _parser().parse_known_args(argv)
     except SystemExit as exit_request:  # --help or a bad option: argparse has printed why
         return int(exit_request.code or 0)
+    problem = cli.window_option_error(options)
+    if problem:
+        print(f"kibitz: {problem}", file=sys.stderr)
+        return 2
 
-    game = GAMES[options.game or "splt"]
+    # what --position, --moves and --open are read as is the game the window opens
+    game_name = options.game or ("splt" if options.position or options.moves or options.open else None)
+    game = GAMES[game_name or "splt"]
     if (options.position or options.moves or options.open) and not prepare.is_prepared(game.short_name):
         # these are checked before any window opens: prepare the kernels first, in a process of
         # their own, as the window would (their cache then serves this process too)
@@ -126,7 +109,7 @@ def run(argv: list[str]) -> int:
 
     screenshot_run = options.screenshot is not None
     window = MainWindow(
-        options.game,
+        game_name,
         remember_geometry=not (screenshot_run or options.size),
         session_store=False if screenshot_run else None,
     )
