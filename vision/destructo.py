@@ -938,8 +938,9 @@ def _read_board(bgr: np.ndarray, previous: Any) -> Reading:
     if cut and (previous is None or not getattr(previous, "board", None)
                 or (len(previous.board), len(previous.board[0])) != (rows, columns)):
         # boards come in many sizes: boulders up to the capture's edge may go on beyond it
-        diagnostics["extent"] = (f"the boulders reach the image's {' and '.join(cut)} edge: the board may go on "
-                                 "beyond the capture")
+        sides = cut[0] if len(cut) == 1 else f"{', '.join(cut[:-1])} and {cut[-1]}"
+        diagnostics["extent"] = (f"the boulders reach the image's {sides} edge{'s' if len(cut) > 1 else ''}: the "
+                                 "board may go on beyond the capture")
         doubtful_fields = ("extent",)
     diagnostics["ms"] = round((time.perf_counter() - started) * 1000, 1)
     return Reading(GAME, state, [[cell_name(cell) for cell in row] for row in board], confidence, diagnostics,

@@ -87,6 +87,61 @@ def board_rect(diagnostics: dict[str, Any], shape: tuple[int, int]) -> QRectF | 
     return None
 
 
+#: What a doubtful value outside the grid (``Reading.doubtful_fields``) means, when the reader's
+#: diagnostics give no sentence of their own.
+FIELD_WORDS = {
+    "extent": "The board may continue past the captured region's edge",
+    "splits": "The SPLITS count above the board is doubtful",
+    "score": "The SCORE above the board is doubtful",
+}
+
+
+def doubt_reasons(reading: Any) -> list[str]:
+    """Why ``reading`` is not sure, one sentence each: the doubtful cells, then every doubtful
+    value outside the grid in the reader's own words where it gives them (Destruct-o-Match's
+    ``extent``: the boulders reach the capture's edge, so the board may go on beyond it)."""
+    reasons = []
+    doubtful = reading.doubtful
+    if doubtful:
+        reasons.append(f"The reader is unsure of {len(doubtful)} cell{'' if len(doubtful) == 1 else 's'} "
+                       f"(lowest confidence {reading.confidence:.0%}), marked red on the capture.")
+    diagnostics = reading.diagnostics if isinstance(reading.diagnostics, dict) else {}
+    for name in reading.doubtful_fields:
+        words = FIELD_WORDS.get(name, f"The {name} read is doubtful")
+        said = diagnostics.get(name)
+        if name == "extent" and isinstance(said, str) and said:
+            words = said[0].upper() + said[1:]  # the reader's own reason
+        elif isinstance(diagnostics.get(f"{name}_confidence"), (int, float)):
+            value = f"read {said}, " if said is not None else ""
+            words = f"{words} ({value}{float(diagnostics[f'{name}_confidence']):.0%} sure)"
+        reasons.append(words.rstrip(".") + ".")
+    return reasons
+
+
+def review_summary(reading: Any) -> str:
+    """The review's first lines: why it opened, and what to do."""
+    reasons = doubt_reasons(reading)
+    if reading.doubtful:
+        return " ".join(reasons) + " Check them, correct the board below, then load it."
+    sure = f" No cell is in doubt (lowest confidence {reading.confidence:.0%})"
+    if "extent" in reading.doubtful_fields:
+        return (" ".join(reasons) + sure + ": check that the board below is the whole board, then load it, or "
+                "capture again with some of the page around the board.")
+    return " ".join(reasons) + sure + ": check the board below against the game, correct it if needed, then load it."
+
+
+def review_status(reading: Any) -> str:
+    """The status line's words while the review is open."""
+    if reading.doubtful:
+        count = len(reading.doubtful)
+        return f"The reader is unsure of {count} cell{'' if count == 1 else 's'}: check them"
+    reasons = doubt_reasons(reading)
+    if "extent" in reading.doubtful_fields:
+        return "The board may continue past the captured region's edge: check the reading"
+    first = reasons[0].rstrip(".") if reasons else "The reading is doubtful"
+    return f"{first}: check the reading"
+
+
 def cell_words(cells: Sequence[tuple[int, int]], confidence: Any) -> str:
     """"row 3, column 2 (41 %)" for each cell (1-based, as the CLI says them), the first few."""
     words = [f"row {r + 1}, column {c + 1} ({float(confidence[r, c]):.0%})" for r, c in cells[:LISTED_CELLS]]
@@ -207,14 +262,13 @@ class ReadingReview(CheckedPositionDialog):
         grid = board_rect(reading.diagnostics, reading.per_cell_confidence.shape[:2])
 
         self.image_view = CapturedImageView(image, grid, reading.per_cell_confidence.shape[:2], doubtful)
-        summary = (f"The reader is unsure of {len(doubtful)} cell{'' if len(doubtful) == 1 else 's'} "
-                   f"(lowest confidence {reading.confidence:.0%}), marked red on the capture: check them, "
-                   "correct the board below, then load it.")
-        if grid is None:
+        summary = review_summary(reading)
+        if grid is None and doubtful:
             summary += " (The reader did not say where the grid is, so the capture is not marked.)"
         self.summary_label = QLabel(summary)
         self.summary_label.setWordWrap(True)
-        self.cells_label = QLabel(f"Doubtful: {cell_words(doubtful, reading.per_cell_confidence)}")
+        self.cells_label = QLabel(f"Doubtful: {cell_words(doubtful, reading.per_cell_confidence)}" if doubtful
+                                  else "Doubtful cells: none")
         self.cells_label.setObjectName("doubtfulCells")
         self.cells_label.setWordWrap(True)
         self.cells_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
