@@ -6,6 +6,12 @@ centred on the cell under it; a click on the board puts it down there. With noth
 click on the advisor's ghost piece 1 plays it. While a deal is due, a click on a palette piece adds
 it to the deal (three make the deal); a right-click on the palette takes the last one back.
 
+The plan's ghosts are drawn in the order they apply: a line a placement completes clears before the
+next piece goes down, so a later ghost may sit in cells that are filled now (on the board or by an
+earlier ghost). Those lines are framed with dashes and tagged with the number of the piece that
+clears them, and a later ghost's cells that reuse freed cells are drawn inset with a dashed edge
+over what was there (:func:`plan_steps`, :meth:`TenTenBoard.plan_drawing`).
+
 Keys (none clashes with the window's digits, Space or arrows): Q / W / E pick up the piece of tray
 slot 1 / 2 / 3, I / J / K / L move it, Enter puts it down, Esc puts it back; while a deal is due,
 typing piece letters (``V``, ``i``, ``.``, ...) enters the deal, Backspace takes one back, N deals
@@ -14,6 +20,7 @@ three pieces at random as the game would.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -64,6 +71,61 @@ MOUSE_HELP: tuple[tuple[str, str], ...] = (
 )
 SLOT_KEYS = {Qt.Key.Key_Q: 0, Qt.Key.Key_W: 1, Qt.Key.Key_E: 2}
 NUDGE_KEYS = {Qt.Key.Key_I: (-1, 0), Qt.Key.Key_K: (1, 0), Qt.Key.Key_J: (0, -1), Qt.Key.Key_L: (0, 1)}
+
+
+@dataclasses.dataclass(frozen=True)
+class PlanStep:
+    """One placement of the shown plan as it applies: after the earlier placements and the lines
+    they cleared. ``rows`` and ``columns`` are the lines it completes (they clear at once, before
+    the next placement); ``reused`` are its cells that were filled until an earlier placement's
+    line cleared them (on the board or by an earlier ghost)."""
+
+    number: int
+    place: Place
+    cells: tuple[tuple[int, int], ...]
+    rows: tuple[int, ...] = ()
+    columns: tuple[int, ...] = ()
+    reused: tuple[tuple[int, int], ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class PlanDrawing:
+    """What the board paints for the plan (tests read it): per cell, the ghost numbers in the order
+    they apply (``ghosts``), the cell that carries each ghost's number (``labels``), per ghost the
+    cells it takes after a line freed them (``reused``: drawn inset with a dashed edge over the
+    earlier ghost or the filled cell), the lines the plan clears as (number of the placement that
+    completes it, "row" or "column", index) (``clears``: framed with dashes, tagged with that
+    number) and the cells filled now that those lines empty (``vanishing``: dimmed)."""
+
+    ghosts: dict[tuple[int, int], tuple[int, ...]]
+    labels: dict[int, tuple[int, int]]
+    reused: dict[int, tuple[tuple[int, int], ...]]
+    clears: tuple[tuple[int, str, int], ...]
+    vanishing: frozenset[tuple[int, int]]
+
+    def inset(self, number: int, cell: tuple[int, int]) -> bool:
+        return cell in self.reused.get(number, ())
+
+
+def plan_steps(game: Game, state: State, placements: tuple[Place, ...]) -> tuple[PlanStep, ...]:
+    """The plan's placements played one after the other in the engine, each with the lines it
+    clears and the freed cells it reuses; stops at a placement the engine refuses."""
+    steps: list[PlanStep] = []
+    freed: set[tuple[int, int]] = set()
+    current = state
+    for number, place in enumerate(placements, start=1):
+        try:
+            step = game.play(current, place)
+        except (IllegalMoveError, ValueError):
+            break
+        placed = [event for event in step.events if isinstance(event, PiecePlaced)]
+        rows, columns = (placed[-1].rows, placed[-1].columns) if placed else ((), ())
+        cells = tuple((place.row + r, place.column + c) for r, c in BY_LETTER[place.piece].cells)
+        steps.append(PlanStep(number, place, cells, tuple(rows), tuple(columns),
+                              tuple(cell for cell in cells if cell in freed)))
+        freed |= {(r, c) for r in rows for c in range(SIZE)} | {(r, c) for c in columns for r in range(SIZE)}
+        current = step.state
+    return tuple(steps)
 
 
 def piece_color(letter: str) -> QColor:
@@ -162,6 +224,52 @@ class TenTenBoard(BoardView):
         best = self._candidates[0]
         return (best.plan.placements if getattr(best, "plan", None) is not None else (best.move,)), False
 
+    def plan_steps(self) -> tuple[PlanStep, ...]:
+        """The shown plan's placements as they apply (:func:`plan_steps`)."""
+        placements, _ = self.shown_plan()
+        return plan_steps(self.game, self.state, placements) if placements else ()
+
+    def plan_drawing(self) -> PlanDrawing:
+        """What :meth:`_paint_plan` draws (see :class:`PlanDrawing`)."""
+        steps = self.plan_steps()
+        ghosts: dict[tuple[int, int], tuple[int, ...]] = {}
+        labels: dict[int, tuple[int, int]] = {}
+        clears: list[tuple[int, str, int]] = []
+        vanishing: set[tuple[int, int]] = set()
+        for step in steps:
+            for cell in step.cells:
+                ghosts[cell] = ghosts.get(cell, ()) + (step.number,)
+            taken = set(labels.values())
+            fresh = [cell for cell in step.cells if cell not in taken and cell not in step.reused]
+            labels[step.number] = min(fresh or [cell for cell in step.cells if cell not in taken] or step.cells)
+            clears.extend((step.number, "row", r) for r in step.rows)
+            clears.extend((step.number, "column", c) for c in step.columns)
+            for kind, index in [("row", r) for r in step.rows] + [("column", c) for c in step.columns]:
+                band = [(index, c) for c in range(SIZE)] if kind == "row" else [(r, index) for r in range(SIZE)]
+                vanishing |= {cell for cell in band if self.state.is_filled(*cell)}
+        reused = {step.number: step.reused for step in steps}
+        return PlanDrawing(ghosts, labels, reused, tuple(clears), frozenset(vanishing))
+
+    def plan_text_at(self, cell: tuple[int, int]) -> str:
+        """The tooltip of a cell the shown plan uses: each ghost there, the lines it completes and,
+        for a cell taken again after a clear, which line freed it first."""
+        texts = []
+        steps = self.plan_steps()
+        for step in steps:
+            if cell not in step.cells:
+                continue
+            text = f"plan piece {step.number}: {step.place}"
+            lines = [f"row {r}" for r in step.rows] + [f"column {c}" for c in step.columns]
+            if lines:
+                text += f", completes {' and '.join(lines)} (cleared before the next piece)"
+            if cell in step.reused:
+                freeing = [earlier for earlier in steps[: step.number - 1]
+                           if cell[0] in earlier.rows or cell[1] in earlier.columns][-1]
+                line = f"row {cell[0]}" if cell[0] in freeing.rows else f"column {cell[1]}"
+                text += f"; this cell is free only once piece {freeing.number} has cleared {line}"
+            texts.append(text)
+        return "\n".join(texts)
+
     # -- painting ---------------------------------------------------------------------------------
     def paintEvent(self, event) -> None:  # noqa: N802 (Qt name)
         painter = QPainter(self)
@@ -207,19 +315,57 @@ class TenTenBoard(BoardView):
 
     def _paint_plan(self, painter: QPainter, layout: TenTenLayout) -> None:
         placements, previewed = self.shown_plan()
+        if not placements:
+            return
         color = PREVIEW if previewed else PLAN
-        for number, place in enumerate(placements, start=1):
-            piece = BY_LETTER[place.piece]
-            fill = QColor(piece_color(place.piece))
-            fill.setAlpha(110 if number == 1 else 60)
-            pen = QPen(color, max(1.0, (0.08 if number == 1 else 0.05) * layout.pitch))
-            for r, c in piece.cells:
-                self._cell(painter, layout.cell_rect(place.row + r, place.column + c).adjusted(2, 2, -2, -2), fill, pen)
-            first = min(piece.cells)
-            label = layout.cell_rect(place.row + first[0], place.column + first[1])
-            painter.setPen(TEXT)
-            painter.setFont(self._font(0.6 * layout.pitch, bold=True))
-            painter.drawText(label, Qt.AlignmentFlag.AlignCenter, str(number))
+        steps = self.plan_steps()
+        drawing = self.plan_drawing()
+        pitch = layout.pitch
+        # Filled cells the plan's lines clear: dimmed, they are gone once their line completes.
+        for cell in drawing.vanishing:
+            self._cell(painter, layout.cell_rect(*cell), QColor(35, 33, 36, 120))
+        # The ghosts, in the order they apply; a ghost over something that a line cleared first
+        # is drawn inset with a dashed edge.
+        for step in steps:
+            piece_fill = QColor(piece_color(step.place.piece))
+            piece_fill.setAlpha(110 if step.number == 1 else 60)
+            width = max(1.0, (0.08 if step.number == 1 else 0.05) * pitch)
+            for cell in step.cells:
+                rect = layout.cell_rect(*cell)
+                if drawing.inset(step.number, cell):
+                    fill = QColor(piece_color(step.place.piece))
+                    fill.setAlpha(200)
+                    pen = QPen(color, max(1.0, 0.06 * pitch), Qt.PenStyle.DashLine)
+                    self._cell(painter, rect.adjusted(0.2 * pitch, 0.2 * pitch, -0.2 * pitch, -0.2 * pitch), fill, pen)
+                else:
+                    self._cell(painter, rect.adjusted(2, 2, -2, -2), piece_fill, QPen(color, width))
+        # The lines the plan clears, framed and tagged with the number of the piece completing them.
+        pen = QPen(color, max(1.0, 0.05 * pitch), Qt.PenStyle.DashLine)
+        for number, kind, index in drawing.clears:
+            if kind == "row":
+                band = QRectF(layout.left, layout.top + index * pitch, layout.side, pitch)
+                tag_center = QPointF(layout.left - 0.05 * pitch, band.center().y())
+            else:
+                band = QRectF(layout.left + index * pitch, layout.top, pitch, layout.side)
+                tag_center = QPointF(band.center().x(), layout.top - 0.05 * pitch)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(pen)
+            painter.drawRect(band)
+            tag = QRectF(tag_center.x() - 0.22 * pitch, tag_center.y() - 0.22 * pitch, 0.44 * pitch, 0.44 * pitch)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(color)
+            painter.drawEllipse(tag)
+            painter.setPen(BACKGROUND)
+            painter.setFont(self._font(0.32 * pitch, bold=True))
+            painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, str(number))
+        painter.setPen(TEXT)
+        painter.setFont(self._font(0.6 * pitch, bold=True))
+        for number, cell in drawing.labels.items():
+            rect = layout.cell_rect(*cell)
+            if drawing.inset(number, cell):
+                painter.setFont(self._font(0.45 * pitch, bold=True))
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, str(number))
+            painter.setFont(self._font(0.6 * pitch, bold=True))
 
     def _paint_hand(self, painter: QPainter, layout: TenTenLayout) -> None:
         letter, anchor = self.held_piece, self.held_anchor
@@ -396,6 +542,10 @@ class TenTenBoard(BoardView):
         if index is not None:
             piece = PIECES[index]
             return f"{piece.letter}: {piece.name}, {piece.size} cells, drawn {piece.weight} times in 42"
+        cell = layout.cell_at(point)
+        plan = self.plan_text_at(cell) if cell is not None else ""
+        if plan:
+            return plan
         return "1010! board\n" + "\n".join(f"{keys}: {what}" for keys, what in MOUSE_HELP + KEY_HELP)
 
     # -- keys -------------------------------------------------------------------------------------
