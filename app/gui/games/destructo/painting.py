@@ -19,6 +19,8 @@ import random
 import zlib
 from collections.abc import Iterable
 
+import numpy as np
+
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QColor,
@@ -28,6 +30,7 @@ from PySide6.QtGui import (
     QPainter,
     QPainterPath,
     QPen,
+    QImage,
     QPixmap,
     QPolygonF,
     QRadialGradient,
@@ -118,8 +121,10 @@ class BoulderCache:
         self._pixmaps: dict[tuple, QPixmap] = {}
 
     def pixmap(self, boulder: Boulder, width: float, height: float, ratio: float, faint: bool = False,
-               variant: int = 0) -> QPixmap:
-        key = (boulder.colour, boulder.power, round(width * ratio), round(height * ratio), faint, variant)
+               variant: int = 0, unlit: bool = False) -> QPixmap:
+        """``faint``: see-through (a ghost of a boulder to come); ``unlit``: an empty socket, the
+        boulder's shape in dark grey without its colour (a banked item that is not there)."""
+        key = (boulder.colour, boulder.power, round(width * ratio), round(height * ratio), faint, variant, unlit)
         found = self._pixmaps.get(key)
         if found is None:
             if len(self._pixmaps) >= self.LIMIT:
@@ -135,8 +140,33 @@ class BoulderCache:
                 painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_DestinationIn)
                 painter.fillRect(rect, QColor(0, 0, 0, 120))
             painter.end()
+            if unlit:
+                found = _unlit(found, ratio)
             self._pixmaps[key] = found
         return found
+
+
+#: An unbanked item's icon: its grey level scaled to this share and drawn at this opacity, so it
+#: reads as an empty socket on the page, never as a lit (usable) item.
+UNLIT_SHADE = 0.45
+UNLIT_ALPHA = 0.55
+
+
+def _unlit(pixmap: QPixmap, ratio: float) -> QPixmap:
+    """``pixmap`` without colour: each pixel's luminance, darkened and partly see-through."""
+    image = pixmap.toImage().convertToFormat(QImage.Format.Format_ARGB32)
+    width, height = image.width(), image.height()
+    pixels = np.frombuffer(image.constBits(), dtype=np.uint8).reshape(height, image.bytesPerLine() // 4, 4)
+    pixels = pixels[:, :width].astype(np.float32)  # B, G, R, A, not premultiplied
+    grey = (0.114 * pixels[..., 0] + 0.587 * pixels[..., 1] + 0.299 * pixels[..., 2]) * UNLIT_SHADE
+    alpha = pixels[..., 3] * UNLIT_ALPHA
+    out = np.empty((height, width, 4), dtype=np.uint8)
+    out[..., 0] = out[..., 1] = out[..., 2] = np.clip(grey * alpha / 255, 0, 255)  # premultiplied
+    out[..., 3] = np.clip(alpha, 0, 255)
+    result = QImage(out.data, width, height, 4 * width, QImage.Format.Format_ARGB32_Premultiplied).copy()
+    converted = QPixmap.fromImage(result)
+    converted.setDevicePixelRatio(ratio)
+    return converted
 
 
 #: How many stone textures each colour has (a board of one sprite per colour looks printed).
@@ -644,8 +674,9 @@ def paint_tablet(painter: QPainter, layout: DestructoLayout, score: int) -> None
 # -- the header ------------------------------------------------------------------------------------
 def paint_header(painter: QPainter, layout: DestructoLayout, level_text: str, score_text: str, message: str,
                  items: tuple[bool, bool], cache: BoulderCache, message_colour: QColor = TEXT) -> None:
-    """Level and score on the first line, the banked Shuffle and Undo at its right (lit when
-    banked, dim otherwise), and ``message`` on the second line."""
+    """Level and score on the first line, the banked Shuffle and Undo at its right (in colour when
+    banked, an unlit grey socket otherwise: ``items`` = (Shuffle banked, Undo banked)), and
+    ``message`` on the second line."""
     title = layout.title_line()
     items_left = layout.item_rect(0).left()
     score_area = QRectF(title.left(), title.top(), items_left - title.left() - 0.4 * layout.unit,
@@ -663,7 +694,7 @@ def paint_header(painter: QPainter, layout: DestructoLayout, level_text: str, sc
     for slot, (power, colour) in enumerate(((SHUFFLE, "grey"), (UNDO, "green"))):
         rect = layout.item_rect(slot)
         banked = items[slot]
-        pixmap = cache.pixmap(Boulder(colour, power), rect.width(), rect.height(), ratio, faint=not banked)
+        pixmap = cache.pixmap(Boulder(colour, power), rect.width(), rect.height(), ratio, unlit=not banked)
         painter.drawPixmap(rect.topLeft(), pixmap)
     painter.setFont(font(max(11.0, 0.5 * layout.message_line().height())))
     painter.setPen(message_colour)
