@@ -1,12 +1,16 @@
 """The "?" window: every keyboard shortcut of the main window, with what it does, then the board's
-own keys and mouse gestures (they differ per game), then the gestures of the tree and graph."""
+own keys and mouse gestures (they differ per game), then the gestures of the tree and graph.
+
+It is a reference: every row is drawn in the normal text colour whatever the actions' state when it
+opens (an action disabled at that moment, e.g. Back at the start, still has its key). Bold section
+rows tell the window's keys, the board's and the mouse gestures apart."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QFont, QKeySequence, QPalette
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHeaderView, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 MOUSE = (
@@ -42,15 +46,17 @@ class ShortcutsDialog(QDialog):
         self.table.setHeaderLabels(["Keys", "Does"])
         self.table.setAlternatingRowColors(True)
         self.rows = shortcut_rows(actions)
-        for keys, what in self.rows:
-            self.table.addTopLevelItem(QTreeWidgetItem([keys, what]))
         self.board_rows = tuple(board_rows)
+        self._section("Window")
+        for keys, what in self.rows:
+            self._row(keys, what)
+        if self.board_rows:
+            self._section(f"{board_name} board" if board_name else "Board")
         for keys, what in self.board_rows:
-            self.table.addTopLevelItem(QTreeWidgetItem([keys, f"{board_name} board: {what}" if board_name else what]))
+            self._row(keys, what)
+        self._section("Mouse")
         for gesture, what in MOUSE:
-            item = QTreeWidgetItem([gesture, what])
-            item.setForeground(0, self.palette().placeholderText())
-            self.table.addTopLevelItem(item)
+            self._row(gesture, what)
         self.table.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
@@ -58,6 +64,23 @@ class ShortcutsDialog(QDialog):
         layout.addWidget(self.table)
         layout.addWidget(buttons)
         self.resize(680, 640)
+
+    def _row(self, keys: str, what: str) -> QTreeWidgetItem:
+        item = QTreeWidgetItem([keys, what])
+        item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+        text = self.palette().color(QPalette.ColorGroup.Active, QPalette.ColorRole.Text)
+        for column in range(2):
+            item.setForeground(column, text)
+        self.table.addTopLevelItem(item)
+        return item
+
+    def _section(self, title: str) -> None:
+        item = self._row(title, "")
+        item.setFlags(Qt.ItemFlag.ItemIsEnabled)
+        bold = QFont(self.table.font())
+        bold.setBold(True)
+        item.setFont(0, bold)
+        item.setFirstColumnSpanned(True)
 
     def keyPressEvent(self, event) -> None:  # noqa: N802 (Qt name)
         if event.text() == "?":
