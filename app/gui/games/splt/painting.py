@@ -88,20 +88,54 @@ def paint_board(painter: QPainter, layout: BoardLayout, state: State) -> None:
 def paint_point_block(painter: QPainter, layout: BoardLayout, box: Box) -> None:
     rect = layout.rect(box.x, box.y, box.w, box.h)
     paint_hatching(painter, layout, rect)
-    lettering = block_lettering(layout.cell)
-    text = str(box.points)
-    ink_left, ink_right = lettering.ink_span(text)
-    room = 0.9 * rect.width()
-    if ink_right - ink_left > room:  # a long number in a 1-wide block: shrink, do not overflow
-        lettering = lettering.scaled(room / (ink_right - ink_left))
-        ink_left, ink_right = lettering.ink_span(text)
     painter.setPen(QPen(NUMBER, stroke(layout.cell)))
-    lettering.draw(
-        painter,
-        text,
-        rect.x() + (rect.width() - (ink_right - ink_left)) / 2 - ink_left,
-        rect.y() + (rect.height() - lettering.height) / 2,
-    )
+    painter.drawLines(block_number_lines(rect, str(box.points), layout.cell))
+
+
+def number_room(rect: QRect) -> QRect:
+    """The pixels a block's number may ink: inside the outline (drawn on the rect's left and top
+    edge lines and on the next cells' ones, just past its right and bottom), with a margin of a
+    tenth of the block's shorter side (at least two pixels), so neighbouring numbers never run
+    together."""
+    margin = max(2, round(0.1 * min(rect.width(), rect.height())))
+    return QRect(rect.left() + 1 + margin, rect.top() + 1 + margin,
+                 rect.width() - 1 - 2 * margin, rect.height() - 1 - 2 * margin)
+
+
+def inked_rect(lines: Iterable[QLine], width: int) -> QRect:
+    """The pixels ``lines`` cover drawn with a ``width``-pixel pen without antialiasing (square
+    caps; an even width leans right and down, as Qt draws it)."""
+    lines = list(lines)
+    if not lines:
+        return QRect()
+    before, after = (width - 1) // 2, width // 2
+    xs = [v for line in lines for v in (line.x1(), line.x2())]
+    ys = [v for line in lines for v in (line.y1(), line.y2())]
+    return QRect(QPoint(min(xs) - before, min(ys) - before), QPoint(max(xs) + after, max(ys) + after))
+
+
+def block_number_lines(rect: QRect, text: str, cell: int) -> list[QLine]:
+    """The strokes of a point block's number: the block lettering centred on its ink and shrunk,
+    as the game shrinks its font to the box, until the ink (the pen's width included, every stroke
+    snapped to whole pixels) lies inside :func:`number_room`. A four-digit number in a 1-wide block
+    of a small board ends up a few pixels per digit, never over the outline or the next block."""
+    room = number_room(rect)
+    width = stroke(cell)
+    lettering = block_lettering(cell)
+    ink_left, ink_right = lettering.ink_span(text)
+    fit = min((room.width() - width) / max(ink_right - ink_left, 1e-9), (room.height() - width) / lettering.height)
+    if fit < 1:
+        lettering = lettering.scaled(max(fit, 0.0))
+    lines: list[QLine] = []
+    for _ in range(100):
+        ink_left, ink_right = lettering.ink_span(text)
+        center_x = room.left() + (room.width() - 1) / 2
+        center_y = room.top() + (room.height() - 1) / 2
+        lines = lettering.lines(text, center_x - (ink_left + ink_right) / 2, center_y - lettering.height / 2)
+        if not lines or room.contains(inked_rect(lines, width)):
+            return lines
+        lettering = lettering.scaled(0.97)  # snapping pushed an end out: a little smaller
+    return []  # too small a block for any number (a board a few pixels a cell)
 
 
 def paint_hatching(painter: QPainter, layout: BoardLayout, rect: QRect) -> None:
