@@ -459,6 +459,11 @@ class AdvisorPanel(QWidget):
             table.scrollToTop()
         finally:
             table.setUpdatesEnabled(True)
+        self._keep_columns_whole()
+
+    def _keep_columns_whole(self) -> None:
+        """The table never gets narrower than its columns: no column is cut off at the right."""
+        self.table.setMinimumWidth(self._table_width())
 
     def _icon(self, color: tuple[int, int, int]) -> QIcon:
         icon = self._icons.get(color)
@@ -667,14 +672,17 @@ class AdvisorPanel(QWidget):
                 total += max(header.sectionSizeHint(column), table.sizeHintForColumn(column))
         return total
 
+    def _table_width(self) -> int:
+        """The table's width that shows every visible column whole (and a vertical scroll bar)."""
+        scroll_bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        return self.columns_width() + 2 * self.table.frameWidth() + scroll_bar
+
     def needed_width(self) -> int:
         """The panel's width that shows every visible column unelided (with room for a vertical
         scroll bar), and the search controls."""
         margins = self.layout().contentsMargins()
-        scroll_bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
-        table = self.columns_width() + 2 * self.table.frameWidth() + scroll_bar
         search = self.search_group.sizeHint().width() if not self.search_group.isHidden() else 0
-        return max(table, search) + margins.left() + margins.right()
+        return max(self._table_width(), search) + margins.left() + margins.right()
 
     def _apply_compact(self) -> None:
         self._fill_table()
@@ -691,6 +699,7 @@ class AdvisorPanel(QWidget):
             self.table.setMaximumHeight(16_777_215)  # QWIDGETSIZE_MAX
         self.detail_label.setVisible(self.has_advisor and not self._compact)
         self._show_search_group()
+        self._keep_columns_whole()
         self._hovered_row = None
         if self._candidates:
             self._update_detail()
@@ -711,6 +720,16 @@ class AdvisorPanel(QWidget):
         """The search section shows when the game has a search: in the compact layout (a narrow
         window beside the game) only while a search runs; the Search menu and keys always work."""
         self.search_group.setVisible(self._search_name is not None and (not self._compact or self._search_running))
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """Compact: the panel is as tall as its rows (the board below it takes the rest of the
+        window, never an empty band under the table)."""
+        if self._compact:
+            self.layout().activate()
+            self.setMaximumHeight(self.layout().sizeHint().height())
+        else:
+            self.setMaximumHeight(16_777_215)  # QWIDGETSIZE_MAX
 
     def search_available(self) -> bool:
         return self._search_name is not None

@@ -138,6 +138,10 @@ class MainWindow(QMainWindow):
         self._last_progress: Any = None  # its last report (shown after it ends)
         self._search_started_at = 0.0
         self._search_message = ""
+        self._rebalance_timer = QTimer(self)  # a resize by the player, once it has stopped
+        self._rebalance_timer.setSingleShot(True)
+        self._rebalance_timer.setInterval(150)
+        self._rebalance_timer.timeout.connect(self._rebalance_docks)
         self._search_clock = QTimer(self)
         self._search_clock.setInterval(1000)
         self._search_clock.timeout.connect(self._tick_search_clock)
@@ -171,7 +175,8 @@ class MainWindow(QMainWindow):
         else:
             self._open_first(game_name)
 
-        self.resize(*DEFAULT_SIZE)
+        available = self._available_screen()
+        self.resize(min(DEFAULT_SIZE[0], available.width()), min(DEFAULT_SIZE[1], available.height() - WINDOW_FRAME))
         layout = self._settings.value(LAYOUT_KEY) if remember_geometry else None
         self.set_layout(layout if layout in (ANALYSIS_LAYOUT, COMPACT_LAYOUT) else ANALYSIS_LAYOUT)
         self._layout_applied = True
@@ -352,7 +357,8 @@ class MainWindow(QMainWindow):
         toolbar = QToolBar("Game", self)
         toolbar.setObjectName("gameToolbar")
         toolbar.setMovable(False)
-        toolbar.addWidget(QLabel(" Game: "))
+        # the pickers' labels go in the compact layout (the pickers say what they hold)
+        self._picker_labels = [toolbar.addWidget(QLabel(" Game: "))]
         self.game_picker = QComboBox()
         self.game_picker.setObjectName("gamePicker")
         self.game_picker.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
@@ -360,7 +366,7 @@ class MainWindow(QMainWindow):
             self.game_picker.addItem(game.title, short_name)
         self.game_picker.activated.connect(self._game_picked)
         toolbar.addWidget(self.game_picker)
-        toolbar.addWidget(QLabel("  Analysis: "))
+        self._picker_labels.append(toolbar.addWidget(QLabel("  Analysis: ")))
         self.analysis_picker = QComboBox()
         self.analysis_picker.setObjectName("analysisPicker")
         self.analysis_picker.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
@@ -398,6 +404,7 @@ class MainWindow(QMainWindow):
         self.advisor_panel.candidate_played.connect(self.play)
         self.advisor_panel.candidate_hovered.connect(lambda move: self.board.preview_move(move))
         self.advisor_panel.candidates_shown.connect(lambda candidates: self.board.show_advice(candidates))
+        self.advisor_panel.candidates_shown.connect(lambda _candidates: self._make_room_for_columns())
         self.advisor_panel.start_requested.connect(self.start_search)
         self.advisor_panel.stop_requested.connect(self.stop_search)
         self.advisor_panel.continue_requested.connect(self.continue_search)
@@ -481,10 +488,16 @@ class MainWindow(QMainWindow):
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
             self.restoreGeometry(geometry)  # where the window was; its size is per game
         self._fit_game_size()
+        # the restored panels settle at the next turn of the event loop: size them again then
+        QTimer.singleShot(0, self._fit_docks)
 
     def _show_toolbar_for_layout(self, compact: bool) -> None:
         """The compact window keeps the game and analysis pickers; its buttons are in the menus."""
         self.buttons_toolbar.setVisible(not compact)
+        for label in self._picker_labels:
+            label.setVisible(not compact)
+        self.game_picker.setToolTip("The game")
+        self.analysis_picker.setToolTip("The analysis shown (every new game, opened file or pasted position is one)")
         self.analysis_picker.setMinimumContentsLength(COMPACT_PICKER_LETTERS if compact else ANALYSIS_PICKER_LETTERS)
 
     def _size_key(self) -> str:
@@ -496,7 +509,9 @@ class MainWindow(QMainWindow):
         size = self._settings.value(self._size_key()) if self._remember_geometry else None
         if isinstance(size, QSize) and size.isValid():
             self._settle_layout()
-            self.resize(size.expandedTo(self.minimumSizeHint()))
+            self.resize(size.expandedTo(self.minimumSizeHint()).boundedTo(self._available_screen().size()))
+            if self._layout == COMPACT_LAYOUT:  # the board takes the height, the panel its rows
+                self.resizeDocks([self.advisor_dock], [self.advisor_dock.sizeHint().height()], Qt.Orientation.Vertical)
             self._fit_docks()
         else:
             self.fit_to_board()
@@ -522,8 +537,9 @@ class MainWindow(QMainWindow):
                       + self.statusBar().sizeHint().height())
             board_height = max(minimum.height(), min(natural.height(), available.height() - around - WINDOW_FRAME))
             board_width = max(minimum.width(), round(natural.width() * board_height / natural.height()))
+            toolbar_width = max((bar.sizeHint().width() for bar in self.findChildren(QToolBar) if not bar.isHidden()), default=0)
             width = max(board_width, self.minimumSizeHint().width(), self.menuBar().sizeHint().width(),
-                        self.advisor_panel.needed_width())
+                        self.advisor_panel.needed_width(), toolbar_width)
             self.resize(min(width, available.width()), board_height + around)
             self.resizeDocks([self.advisor_dock], [panel_height], Qt.Orientation.Vertical)
             return
@@ -547,9 +563,10 @@ class MainWindow(QMainWindow):
             wanted.append(MOVES_WIDTH)
         wanted = [max(a, b) for a, b in zip(least, wanted)]
         separators = DOCK_SEPARATORS * len(docks)
-        if grow and self.width() < minimum.width() + sum(least) + separators:
+        if grow and self.width() < board_width + sum(wanted) + separators:
+            # a board fitted anew gets its natural width where the screen has room for it
             width = min(board_width + sum(wanted) + separators, self._available_screen().width() - WINDOW_FRAME)
-            self.resize(width, self.height())
+            self.resize(max(width, self.width()), self.height())
             self._settle_layout()
         board_width = max(minimum.width(), min(board_width, self.width() - sum(least) - separators))
         spare = max(0, self.width() - board_width - separators - sum(least))
@@ -563,6 +580,41 @@ class MainWindow(QMainWindow):
             widths[1] += spare - round(spare * 0.6)
         self.resizeDocks(docks, widths, Qt.Orientation.Horizontal)
         self._settle_layout()
+
+    def _make_room_for_columns(self) -> None:
+        """Candidates whose columns need more width than the advisor has (a level's first
+        advice, a long line): the panels are sized again, the window widening if the screen has
+        room, rather than the board being squeezed to its minimum."""
+        if self._layout_applied and self._layout == ANALYSIS_LAYOUT and self.isVisible() \
+                and self.advisor_panel.needed_width() > self.advisor_dock.width():
+            self._fit_docks(grow=True)
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        super().showEvent(event)
+        if not self._shown_once:  # the first layout was computed hidden: fit it as it is seen
+            self._shown_once = True
+            if self._layout_applied:
+                self._fit_game_size()
+
+    _shown_once = False
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        super().resizeEvent(event)
+        if self._layout_applied:
+            self._rebalance_timer.start()
+
+    def _rebalance_docks(self) -> None:
+        """After the player resized the window: Qt takes a smaller window's width from the board
+        alone; the panels give back what they hold beyond what they want first."""
+        if self._layout != ANALYSIS_LAYOUT or not self.isVisible():
+            return
+        natural = self.board.sizeHint()
+        wanted = min(natural.width(), round(natural.width() * self.board.height() / max(1, natural.height())))
+        spare = self.advisor_dock.width() - max(ADVISOR_WIDTH, self.advisor_panel.needed_width())
+        if self.tree_dock.isVisible():
+            spare += self.tree_dock.width() - MOVES_WIDTH
+        if self.board.width() + 2 < wanted and spare > 0:
+            self._fit_docks()
 
     def _available_screen(self) -> QRect:
         screen = self.screen() or QGuiApplication.primaryScreen()

@@ -85,7 +85,7 @@ class HatetrisBoard(BoardView):
     """The well, the live piece at its spawn, the ghosts and the badges (see the module doc)."""
 
     preferred_cell = 34
-    minimum_cell = 12
+    minimum_cell = 18  # the side panel's score and legend text still readable (~9 px)
 
     def __init__(self, game: Game, parent: QWidget | None = None) -> None:
         super().__init__(game, parent)

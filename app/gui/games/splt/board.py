@@ -34,7 +34,7 @@ class SpltBoard(BoardGeometry, BoardView):
     reason."""
 
     preferred_cell = 48
-    minimum_cell = 14
+    minimum_cell = 22  # four-digit point numbers and the header still readable
 
     def __init__(self, game: Game, parent: QWidget | None = None) -> None:
         super().__init__(game, parent)
