@@ -5,6 +5,8 @@ from a move to its ranked candidates on screen (target 100 ms)?
     python benchmarks/gui_responsiveness.py --seconds 120 --platform xcb
     python benchmarks/gui_responsiveness.py --no-stall       # first ranking only (a minute)
     python benchmarks/gui_responsiveness.py --bare-board     # the stall with a bare SpltBoard
+    python benchmarks/gui_responsiveness.py --cold-start     # launch → first advice, cold and warm (minutes)
+    python benchmarks/gui_responsiveness.py --cold-start --games splt 2048 --sample-stacks --json out.json
 
 Both parts use a real :class:`app.gui.main_window.MainWindow` at 1280x900 in the analysis layout
 (board, advisor panel, move tree, score graph and sequence editor visible) with the 1196-split
@@ -34,6 +36,27 @@ panel; the bests received and how long the window's slot took. With ``--bare-boa
 form: a bare SpltBoard and the search from the empty board through a SearchRunner (:func:`measure`).
 Load from other processes on the machine widens every column; the load average is printed.
 
+Cold start (``--cold-start``, :func:`run_cold_starts`; the issue's targets: worst gap ≤ 100 ms
+cold, ≤ 50 ms warm, first advice ≤ 100 ms warm): for each game of ``--games`` (default all five),
+interleaved, a *cold* start then a *warm* one, each in a fresh process (this file again with
+``--cold-start-child``, :func:`cold_start_child`) with fresh settings and session folders
+(``KIBITZ_SETTINGS_DIR``, ``KIBITZ_SESSION_DIR``) and never ``KIBITZ_PREPARE_IN_PROCESS``: cold
+with a new empty ``NUMBA_CACHE_DIR``, so the window prepares the game's kernels in its helper
+process (``python -m app.prepare GAME``); warm with that cache again, filled and stamped by the cold
+run. The child does what ``app.gui.application.run`` does: imports, creates the QApplication
+(*launch*), builds ``MainWindow(game)``, shows it and queues ``settle_memory``; a 5 ms QTimer ticks
+from launch, and the event loop runs until the first advice is on screen (the advisor panel holds a
+candidate for a position with a move, then the panel is painted). 2048, 1010 and destructo start
+with a chance step and no advice: once the window no longer prepares, the benchmark opens the
+position after seeded chance steps with ``window.load_position`` and times its advice. Per start:
+process start → window shown, launch → shown, launch → advice, the window ready → advice, the
+preparation's seconds, and the gaps from the window shown to the advice (worst, 99th percentile,
+number over 50 ms, worst while preparing / after). Every gap over 50 ms is listed with the event
+dispatches, garbage collections and window steps (``_build_game``, ``_refresh``, ...) in it; with
+``--sample-stacks`` also the Python stacks sampled every 2 ms (file and function of what stalled).
+A start that crashes, or runs over ``--timeout`` (240 s; then it is killed with its helper), gives a
+row saying so. ``--json PATH`` writes every figure.
+
 A new QApplication dispatches its events through a timed ``notify`` (a few microseconds an event)
 so the benchmark knows what the GUI thread was doing in a long gap.
 """
@@ -42,6 +65,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import math
 import os
 import statistics
@@ -333,8 +357,12 @@ def _timed_application_class():
                 if self.depth == 0:
                     label = None
                     if ended - began > 2_000_000:
-                        name = receiver.objectName() if hasattr(receiver, "objectName") else ""
-                        label = f"{event.type().name} → {type(receiver).__name__}" + (f" '{name}'" if name else "")
+                        try:  # the C++ class (a reused wrapper can show another type)
+                            kind = receiver.metaObject().className()
+                            name = receiver.objectName()
+                        except (AttributeError, RuntimeError):  # deleted in its own event (a QProcess's notifier)
+                            kind, name = f"{type(receiver).__name__} (deleted since)", ""
+                        label = f"{event.type().name} → {kind}" + (f" '{name}'" if name else "")
                     self.top.append((began, ended, label))
                 elif event.type() == paint_type:
                     self.paints.append((began, ended, self.classify(receiver)))
@@ -1121,6 +1149,530 @@ def print_targets(ranking: dict | None, stall: dict | None, bare: bool) -> None:
               f"{f'{statistics.median(plays):.1f} / {percentile(plays, 0.95):.1f} ms':>14}")
 
 
+# == cold start ====================================================================================
+# From launch to the first advice of each game, in a fresh process: cold (an empty numba cache, the
+# window prepares the game's kernels in its helper process) and warm (the cache that run filled).
+
+COLD_START_GAMES = ("splt", "hatetris", "2048", "1010", "destructo")  # engines.GAMES (kept light here)
+COLD_GAP_TARGET_MS = {"cold": 100.0, "warm": 50.0}
+WARM_ADVICE_TARGET_MS = 100.0
+COLD_START_TIMEOUT = 240.0
+CHANCE_SEED = 7  # the chance steps dealt for the games that start with one
+# The games whose start is a chance step (2048: 2 tiles due; 1010: deal due; destructo: the level's
+# board is due). Named here because asking a game (initial_state) may compile its kernels, in the
+# measured process, before launch (HATETRIS); the child checks the window's start agrees.
+CHANCE_START_GAMES = ("2048", "1010", "destructo")
+SETTLE_MEMORY = ("app", "freeze", "none")
+IN_PROCESS_ENV = "KIBITZ_PREPARE_IN_PROCESS"  # app.prepare.IN_PROCESS_ENV (the child checks it is)
+LONG_GAPS_KEPT = 8
+# The window's steps timed in the child (wrapped on the class or module before the window is made;
+# a name the app no longer has is skipped), to say which one a long gap or the constructor spent.
+WINDOW_PARTS = (
+    ("app.gui.main_window", "MainWindow._kernels_ready", "_kernels_ready (the helper is done)"),
+    ("app.gui.main_window", "MainWindow._show_analysis", "_show_analysis"),
+    ("app.gui.main_window", "MainWindow._build_game", "_build_game"),
+    ("app.gui.main_window", "ui_for", "ui_for (imports the game's UI and advisor)"),
+    ("app.gui.main_window", "MainWindow._refresh", "_refresh (ranks unless off-thread)"),
+    ("app.gui.main_window", "MainWindow._ranked", "_ranked (the rank worker's answer)"),
+    ("app.gui.main_window", "MainWindow.load_position", "load_position"),
+    ("app.gui.advisor_panel", "AdvisorPanel.show_candidates", "AdvisorPanel.show_candidates"),
+)
+
+
+def _time_window_parts(spans: list[tuple[int, int, str]]) -> None:
+    """Wrap :data:`WINDOW_PARTS` so that every call appends (start ns, end ns, label) to ``spans``."""
+    import importlib
+
+    for module_name, attribute, label in WINDOW_PARTS:
+        owner = importlib.import_module(module_name)
+        *path, name = attribute.split(".")
+        for step in path:
+            owner = getattr(owner, step)
+        original = getattr(owner, name, None)
+        if original is None:
+            continue
+
+        def timed(*args, _original=original, _label=label, **kwargs):
+            began = now_ns()
+            try:
+                return _original(*args, **kwargs)
+            finally:
+                spans.append((began, now_ns(), _label))
+
+        setattr(owner, name, timed)
+
+
+def _parts_text(spans: list[tuple[int, int, str]], low: int, high: int) -> str:
+    """The timed window steps that ran in [low, high), in the order they began (nested ones
+    after the step they are in), over 2 ms."""
+    inside = sorted((b, e, label) for b, e, label in spans if b < high and e > low and e - b > 2_000_000)
+    return ", ".join(f"{label} {(e - b) / 1e6:.0f} ms" for b, e, label in inside)
+
+
+class StackSampler:
+    """A thread that samples every other thread's Python stack every ``interval`` seconds, so a
+    long gap can be put down to a file and function. A stack is (file, line, function) tuples,
+    innermost first. It takes the GIL a moment at every sample: a little load of its own."""
+
+    def __init__(self, interval: float = 0.002) -> None:
+        import threading
+
+        self.interval = interval
+        self.samples: list[tuple[int, dict[str, tuple]]] = []  # (ns, {thread name: stack})
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="benchmark-stack-sampler", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(1.0)
+
+    def _run(self) -> None:
+        import threading
+
+        own = threading.get_ident()
+        while not self._stop.wait(self.interval):
+            moment = now_ns()
+            names = {thread.ident: thread.name for thread in threading.enumerate()}
+            stacks = {}
+            for ident, frame in sys._current_frames().items():
+                if ident == own:
+                    continue
+                entries = []
+                while frame is not None and len(entries) < 60:
+                    entries.append((frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name))
+                    frame = frame.f_back
+                stacks[names.get(ident, str(ident))] = tuple(entries)
+            self.samples.append((moment, stacks))
+
+    def within(self, low: int, high: int) -> list[dict[str, tuple]]:
+        return [stacks for moment, stacks in self.samples if low <= moment < high]
+
+
+def _where(stack: tuple, root: str) -> str:
+    """The innermost frame of the project in ``stack`` (and the innermost frame if elsewhere);
+    a stack ending in the benchmark's ``notify`` is Qt's own (C++) work in an event dispatch."""
+    if not stack:
+        return "?"
+    inner_file, inner_line, inner_name = stack[0]
+    in_qt = inner_name == "notify" and "/benchmarks/" in inner_file
+    for file, line, name in stack:
+        if file.startswith(root) and "/benchmarks/" not in file:
+            place = f"{os.path.relpath(file, root)}:{line} {name}()"
+            if in_qt:
+                return f"Qt (C++) called from {place}"
+            if (file, line, name) != stack[0]:
+                place += f" → {Path(inner_file).name}:{inner_line} {inner_name}()"
+            return place
+    return "Qt (C++) in an event dispatch" if in_qt else f"{Path(inner_file).name}:{inner_line} {inner_name}()"
+
+
+def _stall_summary(samples: list[dict[str, tuple]], root: str) -> str:
+    """What the main thread was doing in the samples of a gap (the most frequent places), and
+    which other thread ran when the main thread sat in the event loop (waiting for the GIL)."""
+    if not samples:
+        return "no stack sample in the gap (the GIL was never free: C code or one long Python call)"
+    import collections
+
+    main_places: collections.Counter = collections.Counter()
+    others: collections.Counter = collections.Counter()
+    for stacks in samples:
+        main = stacks.get("MainThread", ())
+        idle = bool(main) and main[0][2] == "cold_start_child"  # inside application.exec()
+        main_places["event loop (no Python running)" if idle else _where(main, root)] += 1
+        for name, stack in stacks.items():
+            if name == "MainThread" or not stack or stack[0][2] in ("wait", "_wait_for_tstate_lock", "select",
+                                                                     "poll", "_worker", "get"):
+                continue
+            if any(file.startswith(root) and "/benchmarks/" not in file for file, _, _ in stack):
+                others[f"{name}: {_where(stack, root)}"] += 1
+    total = len(samples)
+    text = "; ".join(f"{count}/{total} {place}" for place, count in main_places.most_common(3))
+    if others:
+        text += " | other threads: " + "; ".join(f"{count}/{total} {place}" for place, count in others.most_common(2))
+    return text
+
+
+def _main_stack(samples: list[dict[str, tuple]], root: str) -> list[str]:
+    """The main thread's project frames (outermost first) in the sample of the gap that has the
+    most of them: the call chain of what stalled."""
+    best: tuple = ()
+    for stacks in samples:
+        main = stacks.get("MainThread", ())
+        frames = tuple(f for f in main if f[0].startswith(root) and "/benchmarks/" not in f[0])
+        if len(frames) > len(best):
+            best = frames
+    return [f"{os.path.relpath(file, root)}:{line} {name}()" for file, line, name in reversed(best)]
+
+
+def cold_start_child(game_name: str, interval_ms: int, result_file: Path, spawned_at: int,
+                     deadline_seconds: float, sample_stacks: bool, settle_memory_as: str = "app") -> int:
+    """One start of the window in this (fresh) process; writes its figures to ``result_file``.
+
+    Imports as ``app.gui.application`` does, then *launch*: the QApplication is created, a
+    ``interval_ms`` QTimer starts ticking, ``MainWindow(game_name)`` is built (session and
+    settings in the folders the parent gave) and shown, and ``settle_memory`` is queued, as
+    :func:`app.gui.application.run` does. The event loop then runs until the first advice is on
+    screen: the advisor panel holds at least one candidate for a position with a move, and a
+    paint of the panel followed. A game whose start is a chance step has no advice there: at the
+    first tick once the window is no longer preparing, ``window.load_position`` opens the
+    position after the chance steps dealt from ``numpy.random.default_rng(CHANCE_SEED)`` (dealt
+    before launch by the engines' plain-Python chance code: no kernel) and its advice is the one
+    timed. ``settle_memory_as``: "app" queues :func:`app.gui.application.settle_memory` as
+    ``run`` does, "freeze" a bare ``gc.freeze()`` instead (no full collection first), "none"
+    nothing (what-ifs for the first gap)."""
+    import numpy as np
+    from PySide6.QtCore import Qt, QTimer
+
+    from app import prepare
+    from app.gui.application import settle_memory
+    from app.gui.main_window import MainWindow
+    from app.gui.settings import APPLICATION, ORGANIZATION
+    from engines import GAMES
+
+    if prepare.IN_PROCESS_ENV != IN_PROCESS_ENV:
+        raise SystemExit(f"app.prepare.IN_PROCESS_ENV is {prepare.IN_PROCESS_ENV} now: update the benchmark")
+    if os.environ.get(IN_PROCESS_ENV) == "1":
+        raise SystemExit(f"{IN_PROCESS_ENV}=1 would skip the preparation: unset it")
+    game = GAMES[game_name]
+    stamped = prepare.is_prepared(game_name)
+    dealt = None
+    if game_name in CHANCE_START_GAMES:
+        rng = np.random.default_rng(CHANCE_SEED)
+        dealt = game.initial_state()
+        steps = 0
+        while game.is_chance_node(dealt) and steps < 10:
+            dealt = game.apply_chance(dealt, game.sample_chance(dealt, rng)).state
+            steps += 1
+
+    application = _timed_application_class()([sys.argv[0]])
+    launch, launch_mono = now_ns(), time.monotonic_ns()
+    application.setOrganizationName(ORGANIZATION)
+    application.setApplicationName(APPLICATION)
+    application.recording = True
+    ticks: list[int] = []
+    marks: dict[str, int] = {}
+    own: list[tuple[int, int, str]] = []  # the benchmark's own work in the GUI thread
+    gc_log = GcLog()
+    gc_log.__enter__()
+    sampler = StackSampler() if sample_stacks else None
+    outcome: dict = {}
+    paint_seen = [0]  # application.paints already looked at
+
+    timer = QTimer()
+    timer.setObjectName("benchmarkProbe")
+    timer.setTimerType(Qt.TimerType.PreciseTimer)
+    timer.setInterval(interval_ms)
+
+    def advice_target() -> bool:
+        """The panel shows candidates for the position the run waits for."""
+        if window.is_preparing() or window.advisor_panel.candidate_count() < 1:
+            return False
+        if dealt is not None:
+            return "loaded" in marks and window.state == dealt
+        return not game.is_chance_node(window.state)
+
+    def candidates_shown(candidates) -> None:
+        if candidates and "in_panel" not in marks and advice_target():
+            marks["in_panel"] = now_ns()
+
+    def finish(error: str | None = None) -> None:
+        if error is not None:
+            outcome["error"] = error
+        timer.stop()
+        application.quit()
+
+    def tick() -> None:
+        moment = now_ns()
+        ticks.append(moment)
+        if "ready_tick" not in marks and not window.is_preparing():
+            marks["ready_tick"] = moment
+            if game.is_chance_node(window.state) != (dealt is not None):
+                finish(f"the start of {game_name} is {'' if dealt is None else 'not '}a chance step: "
+                       "update CHANCE_START_GAMES in the benchmark")
+                return
+            if dealt is not None:
+                began = now_ns()
+                window.load_position(dealt, "benchmark deal")
+                marks["loaded"] = began
+                own.append((began, now_ns(), "window.load_position (the dealt position)"))
+        if "in_panel" not in marks and advice_target():
+            marks["in_panel"] = moment
+        if "in_panel" in marks:
+            panel_painted = [end for start, end, where in application.paints[paint_seen[0]:]
+                             if where == "advisor" and start >= marks["in_panel"]]
+            paint_seen[0] = len(application.paints)
+            if panel_painted:
+                marks["painted"] = panel_painted[0]
+                finish()
+            elif moment - marks["in_panel"] > 2_000_000_000:
+                finish("the advisor panel was not painted within 2 s of its candidates")
+
+    timer.timeout.connect(tick)
+    parts: list[tuple[int, int, str]] = []
+    _time_window_parts(parts)
+    if sampler is not None:
+        sampler.start()
+    timer.start()
+    window = MainWindow(game_name)
+    marks["built"] = now_ns()
+    panel = window.advisor_panel
+
+    def classify(receiver) -> str:
+        try:
+            return "advisor" if receiver is panel or panel.isAncestorOf(receiver) else "other"
+        except (RuntimeError, TypeError):
+            return "other"
+
+    application.classify = classify
+    panel.candidates_shown.connect(candidates_shown)
+    # (connected after the window's own slot: called once the window has built the game's board)
+    window.preparation.ready.connect(lambda name: marks.setdefault("ready_slot_end", now_ns())
+                                     if name == game_name else None)
+    if advice_target():  # ranked in the constructor (a warm start of a game with a move to play)
+        marks["in_panel"] = marks["built"]
+    window.show()
+    marks["shown"] = now_ns()
+    if settle_memory_as == "app":
+        QTimer.singleShot(0, settle_memory)
+    elif settle_memory_as == "freeze":
+        QTimer.singleShot(0, gc.freeze)
+    ticks.append(marks["shown"])  # the first gap runs from the window shown to the first tick
+    QTimer.singleShot(int(deadline_seconds * 1000), lambda: finish(
+        f"no advice within {deadline_seconds:g} s of launch (preparing: {window.is_preparing()}, "
+        f"candidates: {window.advisor_panel.candidate_count()}, rank pending: {window.rank_pending()})"))
+    application.exec()
+    application.recording = False
+    if sampler is not None:
+        sampler.stop()
+    gc_log.__exit__()
+
+    root = str(Path(__file__).resolve().parents[1]) + os.sep
+    end = marks.get("painted", ticks[-1])
+    top = sorted(application.top)
+    # ready: when the window stopped preparing: shown if it never was, else the start of the event
+    # dispatch in which it took the helper's end (building the game's board and ranking in it)
+    if "ready_slot_end" in marks:
+        marks["ready"] = next((b for b, e, _ in top if b <= marks["ready_slot_end"] <= e), marks["ready_slot_end"])
+    elif "ready_tick" in marks:
+        marks["ready"] = marks["shown"] if stamped else marks["ready_tick"]
+    gaps = [(after - before) / 1e6 for before, after in zip(ticks, ticks[1:])]
+    long_gaps = []
+    for before, after in zip(ticks, ticks[1:]):
+        gap = (after - before) / 1e6
+        if gap <= TARGET_MS:
+            continue
+        what = [f"{label} {(e - b) / 1e6:.0f} ms" for b, e, label in top
+                if b < after and e > before and label is not None and e - b > 5_000_000]
+        what += [f"benchmark: {label} {(e - b) / 1e6:.0f} ms" for b, e, label in own if b < after and e > before]
+        collected, generation = gc_log.within(before, after)
+        if collected > 1:
+            what.append(f"garbage collection {collected:.0f} ms (generation {generation})")
+        busy = sum(min(e, after) - max(b, before) for b, e, _ in top if b < after and e > before) / 1e6
+        if before == marks["shown"]:
+            what.insert(0, "first turn of the event loop after show()")
+        phase = "preparing" if after <= marks.get("ready", end) else "after ready"
+        samples = sampler.within(before, after) if sampler is not None else []
+        long_gaps.append({"gap_ms": gap, "at_s": (before - launch) / 1e9, "phase": phase,
+                          "busy_ms": busy, "what": "; ".join(what), "steps": _parts_text(parts, before, after),
+                          "stacks": _stall_summary(samples, root) if sampler is not None else None,
+                          "main_stack": _main_stack(samples, root)})
+    long_gaps.sort(key=lambda g: -g["gap_ms"])
+    ready = marks.get("ready")
+
+    def since(mark: str, origin: int) -> float | None:
+        return (marks[mark] - origin) / 1e6 if mark in marks else None
+
+    # a gap across the moment the window stopped preparing counts as after it (the board's build)
+    preparing_gaps = [(b - a) / 1e6 for a, b in zip(ticks, ticks[1:]) if ready is None or b <= ready]
+    after_gaps = [(b - a) / 1e6 for a, b in zip(ticks, ticks[1:]) if ready is not None and b > ready]
+    figures = {
+        "game": game_name,
+        "stamped": stamped,
+        "dealt": game.board_text(dealt) if dealt is not None else None,
+        "preparation_s": window.preparation.seconds.get(game_name),
+        "spawn_to_launch_ms": (launch_mono - spawned_at) / 1e6,
+        "spawn_to_shown_ms": (launch_mono - spawned_at) / 1e6 + (marks["shown"] - launch) / 1e6,
+        "launch_to_built_ms": since("built", launch),
+        "launch_to_shown_ms": since("shown", launch),
+        "launch_to_ready_ms": since("ready", launch),
+        "launch_to_in_panel_ms": since("in_panel", launch),
+        "launch_to_advice_ms": since("painted", launch),
+        "ready_to_advice_ms": (marks["painted"] - (marks.get("loaded") or max(ready, marks["shown"]))) / 1e6
+        if "painted" in marks and ready is not None else None,
+        "candidates": window.advisor_panel.candidate_count(),
+        "gaps": gaps,
+        "worst_gap_ms": max(gaps, default=0.0),
+        "p99_gap_ms": percentile(gaps, 0.99),
+        "gaps_over_target": sum(1 for g in gaps if g > TARGET_MS),
+        "worst_gap_preparing_ms": max(preparing_gaps, default=0.0),
+        "worst_gap_after_ready_ms": max(after_gaps, default=0.0),
+        "first_gap_ms": gaps[0] if gaps else None,
+        "ticks": len(ticks),
+        "collections": [(e - b) / 1e6 for b, e, _ in gc_log.spans],
+        "long_gaps": long_gaps[:LONG_GAPS_KEPT],
+        "constructor_steps": _parts_text(parts, launch, marks["built"]),
+        "long_gap_count": len(long_gaps),
+        "error": outcome.get("error"),
+    }
+    window.close()
+    result_file.write_text(json.dumps(figures), encoding="utf-8")
+    return 0
+
+
+def run_cold_starts(games: list[str], platform: str, interval_ms: int, timeout: float,
+                    sample_stacks: bool, settle_memory_as: str = "app") -> list[dict]:
+    """Each game cold then warm, each start a fresh ``--cold-start-child`` process (see
+    :func:`cold_start_child`): cold with a new empty ``NUMBA_CACHE_DIR``, warm with the same
+    cache again (the cold run's preparation filled and stamped it); fresh settings and session
+    folders for every start. A child that crashes or overruns ``timeout`` gives a row saying so."""
+    import shutil
+    import signal
+    import subprocess
+
+    results = []
+    for game in games:
+        cache = tempfile.mkdtemp(prefix=f"kibitz-bench-numba-{game}-")
+        try:
+            for mode in ("cold", "warm"):
+                print(f"{game} {mode} start…", file=sys.stderr, flush=True)
+                with tempfile.TemporaryDirectory(prefix="kibitz-bench-start-") as scratch:
+                    folder = Path(scratch)
+                    for name in ("settings", "session"):
+                        (folder / name).mkdir()
+                    environment = {**os.environ, "NUMBA_CACHE_DIR": cache, "QT_QPA_PLATFORM": platform,
+                                   "KIBITZ_SETTINGS_DIR": str(folder / "settings"),
+                                   "KIBITZ_SESSION_DIR": str(folder / "session")}
+                    environment.pop(IN_PROCESS_ENV, None)
+                    result_file = folder / "result.json"
+                    command = [sys.executable, str(Path(__file__).resolve()), "--cold-start-child", game,
+                               "--platform", platform, "--interval-ms", str(interval_ms),
+                               "--result-file", str(result_file),
+                               "--timeout", str(timeout)]
+                    if sample_stacks:
+                        command.append("--sample-stacks")
+                    if settle_memory_as != "app":
+                        command += ["--settle-memory", settle_memory_as]
+                    command += ["--spawned-at", str(time.monotonic_ns())]
+                    began = time.monotonic()
+                    child = subprocess.Popen(command, env=environment, stdout=subprocess.PIPE,
+                                             stderr=subprocess.PIPE, text=True, start_new_session=True,
+                                             cwd=str(Path(__file__).resolve().parents[1]))
+                    try:
+                        out, err = child.communicate(timeout=timeout)
+                        problem = None
+                    except subprocess.TimeoutExpired:
+                        os.killpg(child.pid, signal.SIGKILL)  # the child and its preparation helper
+                        out, err = child.communicate()
+                        problem = f"timed out after {timeout:g} s (killed)"
+                    row = {"game": game, "mode": mode, "wall_s": time.monotonic() - began}
+                    if problem is None and child.returncode != 0:
+                        tail = " / ".join([line.strip() for line in err.splitlines() if line.strip()][-3:])
+                        code = child.returncode
+                        how = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
+                        problem = f"the child crashed ({how}): {tail or 'no output'}"
+                    if problem is None and not result_file.exists():
+                        problem = "the child wrote no result"
+                    if problem is None:
+                        row.update(json.loads(result_file.read_text(encoding="utf-8")))
+                    else:
+                        row["error"] = problem
+                        print(f"  {problem}", file=sys.stderr)
+                    results.append(row)
+        finally:
+            shutil.rmtree(cache, ignore_errors=True)
+    return results
+
+
+def print_cold_start_table(results: list[dict], platform: str, interval_ms: int, sample_stacks: bool,
+                           settle_memory_as: str = "app") -> None:
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    print(
+        f"Cold start: a fresh process per start, MainWindow(game) shown at once (default layout), {platform}, "
+        f"{interval_ms} ms timer; cold = empty NUMBA_CACHE_DIR, warm = the same cache after the cold run; "
+        f"{os.cpu_count()} cores" + (f", load average {load[0]:.2f}" if load else "")
+        + (" (stack sampler on)" if sample_stacks else "")
+        + {"app": "", "freeze": "; settle_memory replaced by a bare gc.freeze()",
+           "none": "; no settle_memory"}[settle_memory_as]
+    )
+    print()
+
+    def ms(value) -> str:
+        return "–" if value is None else f"{value:,.0f} ms"
+
+    def gap(value) -> str:
+        return "–" if value is None else f"{value:.1f} ms"
+
+    print("| game | start | preparation | process start → shown | launch → shown | launch → advice "
+          "| ready → advice | worst gap | p99 gap | gaps > 50 ms | worst gap preparing / after ready "
+          "| target (gap; advice) | verdict |")
+    print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|---|")
+    for row in results:
+        mode = row["mode"]
+        if row.get("error") and "gaps" not in row:
+            error = row["error"].replace("|", "\\|")
+            print(f"| {row['game']} | {mode} | – | – | – | – | – | – | – | – | – | – | **{error}** |")
+            continue
+        gap_target = COLD_GAP_TARGET_MS[mode]
+        target = f"≤ {gap_target:g} ms" + (f"; ≤ {WARM_ADVICE_TARGET_MS:g} ms" if mode == "warm" else "")
+        failures = []
+        if row["worst_gap_ms"] > gap_target:
+            failures.append("gap")
+        advice = row["launch_to_advice_ms"]
+        if mode == "warm" and (advice is None or advice > WARM_ADVICE_TARGET_MS):
+            failures.append("advice")
+        if row.get("error"):
+            failures.append(row["error"])
+        if mode == "cold" and row.get("stamped"):
+            failures.append("was not cold (stamped)")
+        if mode == "warm" and not row.get("stamped"):
+            failures.append("was not warm (no stamp)")
+        verdict = "PASS" if not failures else "FAIL (" + ", ".join(failures) + ")"
+        preparation = f"{row['preparation_s']:.1f} s" if row.get("preparation_s") is not None else "–"
+        print(f"| {row['game']} | {mode} | {preparation} | {ms(row['spawn_to_shown_ms'])} "
+              f"| {ms(row['launch_to_shown_ms'])} | {ms(advice)} | {ms(row['ready_to_advice_ms'])} "
+              f"| {gap(row['worst_gap_ms'])} | {gap(row['p99_gap_ms'])} | {row['gaps_over_target']} "
+              f"| {gap(row['worst_gap_preparing_ms'])} / {gap(row['worst_gap_after_ready_ms'])} "
+              f"| {target} | {verdict} |")
+    print()
+    print("*launch* = the QApplication created (after the imports); *process start* = the child spawned. "
+          "*shown* = MainWindow(game) built and show() returned (the constructor blocks: no tick runs in it, "
+          "and no window is on screen yet). *advice* = the first paint of the advisor panel after it holds "
+          "≥ 1 candidate for a position with a move: for splt and hatetris the game's start; for 2048, 1010 "
+          "and destructo, whose start is a chance step with no advice, the position after its chance steps "
+          f"(seeded rng {CHANCE_SEED}) opened with window.load_position at the first tick once the window is "
+          "no longer preparing. *ready → advice* = from that load_position call (splt, hatetris: from the "
+          "window no longer preparing, or shown if later) to that paint. *preparation* = "
+          "window.preparation.seconds (the helper process; none when stamped). Gaps: between ticks of the "
+          "probe timer from the window shown to the advice painted (the first gap is the first turn of the "
+          "event loop); *preparing* = until the window stopped preparing.")
+    built = [row for row in results if row.get("constructor_steps")]
+    if built:
+        print()
+        print("The constructor, MainWindow(game) (launch → shown less show()), by window step:")
+        for row in built:
+            print(f"- {row['game']} {row['mode']}: {row['launch_to_built_ms']:.0f} ms: {row['constructor_steps']}")
+    listed = [(row, g) for row in results for g in row.get("long_gaps", [])]
+    if listed:
+        print()
+        print("Gaps over 50 ms (the longest of each start):")
+        for row in results:
+            for g in row.get("long_gaps", [])[:4]:
+                print(f"- {row['game']} {row['mode']}: {g['gap_ms']:.0f} ms at {g['at_s']:.2f} s ({g['phase']}), "
+                      f"GUI thread busy {g['busy_ms']:.0f} ms" + (f": {g['what']}" if g["what"] else ""))
+                if g.get("steps"):
+                    print(f"  - window steps: {g['steps']}")
+                if g.get("stacks"):
+                    print(f"  - stacks: {g['stacks']}")
+                if g.get("main_stack"):
+                    print(f"  - deepest: {' → '.join(g['main_stack'])}")
+            more = row.get("long_gap_count", 0) - min(4, len(row.get("long_gaps", [])))
+            if more > 0:
+                print(f"- {row['game']} {row['mode']}: {more} more")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=30.0, help="how long the search runs (default 30)")
@@ -1149,8 +1701,36 @@ def main(argv: list[str] | None = None) -> int:
                         "per core but one; the window always uses its default)")
     parser.add_argument("--board-move", type=int, default=100,
                         help="bare board only: the board shows the 1836 game in docs/ after this many moves")
+    parser.add_argument("--cold-start", action="store_true",
+                        help="instead: each game's start, cold and warm, each in a fresh process, to its first advice")
+    parser.add_argument("--games", nargs="+", choices=COLD_START_GAMES, default=list(COLD_START_GAMES),
+                        metavar="GAME", help="cold start: the games (default: all five)")
+    parser.add_argument("--timeout", type=float, default=COLD_START_TIMEOUT,
+                        help=f"cold start: seconds a start may take before it is killed (default {COLD_START_TIMEOUT:g})")
+    parser.add_argument("--sample-stacks", action="store_true",
+                        help="cold start: sample the Python stacks every 2 ms to say what runs in a long gap")
+    parser.add_argument("--settle-memory", choices=SETTLE_MEMORY, default="app",
+                        help="cold start: queue app.gui.application.settle_memory once shown as the app does "
+                        "(app, default), a bare gc.freeze() instead (freeze), or nothing (none)")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="cold start: also write the figures here")
+    parser.add_argument("--cold-start-child", metavar="GAME", help=argparse.SUPPRESS)
+    parser.add_argument("--result-file", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--spawned-at", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     os.environ["QT_QPA_PLATFORM"] = args.platform
+    if args.cold_start_child:
+        return cold_start_child(args.cold_start_child, args.interval_ms, args.result_file,
+                                args.spawned_at or time.monotonic_ns(), max(10.0, args.timeout - 15.0),
+                                args.sample_stacks, args.settle_memory)
+    if args.cold_start:
+        if os.environ.get(IN_PROCESS_ENV):
+            print(f"({IN_PROCESS_ENV} is set here; the starts run without it)", file=sys.stderr)
+        results = run_cold_starts(args.games, args.platform, args.interval_ms, args.timeout, args.sample_stacks,
+                                  args.settle_memory)
+        print_cold_start_table(results, args.platform, args.interval_ms, args.sample_stacks, args.settle_memory)
+        if args.json is not None:
+            args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
+        return 0 if all(not row.get("error") for row in results) else 1
     record = args.record if args.record.is_absolute() else Path.cwd() / args.record
     application = make_application()
     window = None
