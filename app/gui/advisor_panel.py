@@ -655,7 +655,7 @@ class AdvisorPanel(QWidget):
 
     # -- compact mode ----------------------------------------------------------------------------
     def set_compact(self, compact: bool) -> None:
-        """Compact: the first five candidates, no game columns, no detail area (for the layout
+        """Compact: the first five candidates, only the game columns marked compact, no detail area (for the layout
         beside the real game)."""
         self._compact = bool(compact)
         self._apply_compact()
@@ -686,11 +686,12 @@ class AdvisorPanel(QWidget):
 
     def _apply_compact(self) -> None:
         self._fill_table()
-        for column in range(LOSS_COLUMN + 1, LOSS_COLUMN + 1 + self._extra_columns):
-            self.table.setColumnHidden(column, self._compact)
+        for place, extra in enumerate(self.ui.candidate_columns):
+            self.table.setColumnHidden(LOSS_COLUMN + 1 + place, self._compact and not extra.compact)
         # the last column fills the width only when it is the game's (a stretched Loss column
         # would push the numbers far from the moves)
-        self.table.horizontalHeader().setStretchLastSection(not self._compact and self._extra_columns > 0)
+        shown = [extra for extra in self.ui.candidate_columns if extra.compact or not self._compact]
+        self.table.horizontalHeader().setStretchLastSection(bool(shown))
         if self._compact:
             rows = self.table.verticalHeader().defaultSectionSize() * COMPACT_ROWS
             frame = 2 * self.table.frameWidth()

@@ -208,7 +208,9 @@ def test_compact_mode_shows_the_top_five(panel, split_1006):
     panel.set_compact(True)
     assert panel.candidate_count() == COMPACT_ROWS == 5
     assert panel.moves() == [c.move for c in rank(split_1006)][:5]
-    assert panel.table.isColumnHidden(4) and panel.table.isColumnHidden(5)
+    # Halving goes, the Warning stays: beside the real game it is what the player cannot see
+    assert panel.headers()[4:] == ["Halving", "Warning"]
+    assert panel.table.isColumnHidden(4) and not panel.table.isColumnHidden(5)
     assert not panel.table.isColumnHidden(2)
     assert panel.detail_label.isHidden()
     panel.show_position(split_1006)  # stays compact for the next position

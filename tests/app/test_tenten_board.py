@@ -80,3 +80,24 @@ def test_a_plan_without_clears_draws_plain_ghosts(board):
     assert drawing.reused == {1: (), 2: (), 3: ()}
     assert drawing.labels == {1: (4, 4), 2: (0, 0), 3: (8, 9)}
     assert drawing.ghosts[(5, 5)] == (1,)
+
+
+@pytest.mark.parametrize("width", [239, 280, 336, 420, 600])
+def test_the_deal_prompt_fits_the_tray_at_every_width(qtbot, width):
+    # a narrow board (the compact window, a squeezed panel) cut "click three pieces below" at both
+    # ends; the line now wraps and shrinks inside the tray, whose width is the board's
+    from app.gui.games.tenten.board import PROMPT_FLAGS
+    from app.gui.games.tenten.layout import TenTenLayout
+    from PySide6.QtGui import QFontMetricsF
+
+    board = TenTenBoard(GAME)
+    qtbot.addWidget(board)
+    board.resize(width, round(width * 1.6))
+    board.show_position(GAME.initial_state())  # a deal is due at the start
+    layout = TenTenLayout.fit(board.width(), board.height())
+    rect, font, text = board.deal_prompt(layout)
+    used = QFontMetricsF(font).boundingRect(rect, PROMPT_FLAGS, text)
+    assert text.startswith("deal due: click three pieces below")
+    assert layout.tray_rect().left() - 0.5 <= used.left() and used.right() <= layout.tray_rect().right() + 0.5
+    assert used.top() >= layout.tray_rect().top() and used.bottom() <= layout.tray_rect().bottom() + 0.5
+    assert font.pixelSize() >= 7

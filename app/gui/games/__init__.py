@@ -35,11 +35,13 @@ def summarize_nothing(events: tuple[Any, ...]) -> str:
 @dataclasses.dataclass(frozen=True)
 class CandidateColumn:
     """An extra column of the advisor panel for one game: a header and the cell's text (and
-    tooltip) for a candidate."""
+    tooltip) for a candidate; ``compact`` keeps it in the compact layout (what the player beside
+    the real game cannot see there: SPL-T's warnings, the piece HATETRIS sends next)."""
 
     header: str
     text: Callable[[Any], str]
     tooltip: Callable[[Any], str] | None = None
+    compact: bool = False
 
 
 @dataclasses.dataclass(frozen=True)

@@ -120,7 +120,7 @@ def _lines_sentence(candidate: Any) -> str:
 
 COLUMNS = (
     CandidateColumn("Lines", lines_text, _with_terms(_lines_sentence)),
-    CandidateColumn("Next", next_text, _with_terms(next_tooltip)),
+    CandidateColumn("Next", next_text, _with_terms(next_tooltip), compact=True),
     CandidateColumn("Height", height_text,
                     _with_terms(lambda c: "Rows the stack fills above the floor after this placement.")),
     CandidateColumn("Holes", holes_text,

@@ -143,7 +143,7 @@ def warning_tooltip(candidate: Any) -> str:
 
 COLUMNS = (
     CandidateColumn("Halving", halving_text, halving_tooltip),
-    CandidateColumn("Warning", warning_text, warning_tooltip),
+    CandidateColumn("Warning", warning_text, warning_tooltip, compact=True),
 )
 
 

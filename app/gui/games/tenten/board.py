@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QKeyEvent, QMouseEvent, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 from app.gui.board_view import BoardView
@@ -34,6 +34,8 @@ from engines import Game
 from engines.errors import IllegalMoveError
 from engines.tenten import BY_LETTER, PIECES, Deal, PiecePlaced, Place, State
 from engines.tenten.pieces import SIZE
+
+PROMPT_FLAGS = Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom | Qt.TextFlag.TextWordWrap
 
 BACKGROUND = QColor("#232124")
 EMPTY = QColor("#454246")
@@ -402,13 +404,25 @@ class TenTenBoard(BoardView):
             if letter is not None:
                 self._paint_piece(painter, letter, box, cell, faint=self.state.deal_due)
         if self.state.deal_due and not self.game.is_over(self.state):
+            rect, font, text = self.deal_prompt(layout)
             painter.setPen(TEXT)
-            painter.setFont(self._font(0.42 * layout.pitch))
-            tray = layout.tray_rect()
-            text = (f"deal due: pick {3 - len(self._deal)} more below or type their letters · N: a random deal"
-                    if self._deal else "deal due: click three pieces below (or type their letters) · N: a random deal")
-            painter.drawText(QRectF(tray.left(), tray.bottom() - 0.5 * layout.pitch, tray.width(), 0.5 * layout.pitch),
-                             Qt.AlignmentFlag.AlignCenter, text)
+            painter.setFont(font)
+            painter.drawText(rect, PROMPT_FLAGS, text)
+
+    def deal_prompt(self, layout: TenTenLayout) -> tuple[QRectF, QFont, str]:
+        """Where the "deal due" line goes, in which font: at the foot of the tray, wrapped and
+        made smaller until it fits the tray's width (a narrow board cut it at both ends)."""
+        tray = layout.tray_rect()
+        text = (f"deal due: pick {3 - len(self._deal)} more below or type their letters · N: a random deal"
+                if self._deal else "deal due: click three pieces below (or type their letters) · N: a random deal")
+        rect = QRectF(tray.left(), tray.bottom() - 1.1 * layout.pitch, tray.width(), 1.1 * layout.pitch)
+        pixels = 0.42 * layout.pitch
+        while True:
+            font = self._font(pixels)
+            used = QFontMetricsF(font).boundingRect(rect, PROMPT_FLAGS, text)
+            if (used.width() <= rect.width() and used.height() <= rect.height()) or font.pixelSize() <= 7:
+                return rect, font, text
+            pixels = font.pixelSize() - 1
 
     def _paint_palette(self, painter: QPainter, layout: TenTenLayout) -> None:
         active = self.state.deal_due
