@@ -666,11 +666,16 @@ class AdvisorPanel(QWidget):
     def columns_width(self) -> int:
         """Pixels the visible columns need to show their header and every text unelided."""
         table, header = self.table, self.table.horizontalHeader()
-        total = 0
-        for column in range(table.columnCount()):
-            if not table.isColumnHidden(column):
-                total += max(header.sectionSizeHint(column), table.sizeHintForColumn(column))
-        return total
+        visible = [column for column in range(table.columnCount()) if not table.isColumnHidden(column)]
+        if not visible:
+            return 0
+        # the header has sized every column to its contents already (ResizeToContents); only a
+        # stretched last column is wider than it needs, so that one is measured
+        *sized, last = visible
+        need = max(header.sectionSizeHint(last), table.sizeHintForColumn(last))
+        if not header.stretchLastSection():
+            need = max(need, header.sectionSize(last))
+        return sum(header.sectionSize(column) for column in sized) + need
 
     def _table_width(self) -> int:
         """The table's width that shows every visible column whole (and a vertical scroll bar)."""

@@ -55,8 +55,8 @@ def _parser() -> argparse.ArgumentParser:
 def settle_memory() -> None:
     """Move everything alive after start-up (Qt, numba, the session) out of the garbage
     collector's sight: a full collection of those ~300,000 objects stalls the window for
-    ~80 ms, and they live as long as the process."""
-    gc.collect()
+    ~80 ms, and they live as long as the process. (No collection first: that one collection
+    was itself the window's longest stall at start-up.)"""
     gc.freeze()
 
 

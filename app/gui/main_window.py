@@ -82,6 +82,10 @@ class _RankSignals(QObject):
     done = Signal(int, object, object)  # token, state, candidates (or the exception raised)
 
 
+class _LoadSignals(QObject):
+    loaded = Signal(str)  # a prepared game's code and kernels are loaded (from a worker thread)
+
+
 class MainWindow(QMainWindow):
     """Kibitz's window (see the module docstring).
 
@@ -113,6 +117,8 @@ class MainWindow(QMainWindow):
         self.candidates: list[Any] = []
         # Slow advisors (GameUi.rank_off_thread) rank in this worker; answers for positions
         # already left are dropped, and every answer is remembered for walking back.
+        self._load_signals = _LoadSignals(self)
+        self._load_signals.loaded.connect(self._game_loaded)
         self._rank_signals = _RankSignals(self)
         self._rank_signals.done.connect(self._ranked)
         self._rank_token = 0
@@ -254,6 +260,24 @@ class MainWindow(QMainWindow):
         return self._preparing_game is not None
 
     def _kernels_ready(self, short_name: str) -> None:
+        """A game's kernels are in the cache: load its code and kernels in a plain thread (the
+        GUI thread keeps painting between its slices), then open it (:meth:`_game_loaded`)."""
+        if short_name != self._preparing_game and short_name not in self._startup_waiting:
+            return  # prepared in the background: loaded when the player opens it
+        threading.Thread(target=self._load_game, args=(short_name,), name="kibitz-load", daemon=True).start()
+
+    def _load_game(self, short_name: str) -> None:
+        try:
+            ui_for(short_name)
+            GAMES[short_name].warm_up()
+        except Exception:  # noqa: BLE001 - opening the game shows the error where it belongs
+            pass
+        try:
+            self._load_signals.loaded.emit(short_name)
+        except RuntimeError:  # the window was closed meanwhile
+            pass
+
+    def _game_loaded(self, short_name: str) -> None:
         if self._startup_waiting:
             self._startup_waiting.discard(short_name)
             if not self._startup_waiting:
