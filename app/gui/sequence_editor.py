@@ -27,7 +27,7 @@ Replay codes
     HATETRIS replay codes in Base2048 (what players share and the page's "copy replay" gives) are
     written with letters of some 40 scripts that few machines have fonts for. The editor shows
     any text holding such letters in the font Kibitz ships for them (assets/fonts, built by
-    tools/build_base2048_font.py from open fonts), so the code is readable on any machine and Qt
+    assets/fonts/build_base2048_font.py from open fonts), so the code is readable on any machine and Qt
     looks for no fallback font (which on a stock machine drew empty boxes and printed
     "OpenType support missing" for each font it tried). Copy puts the text, the code as shown,
     on the clipboard.

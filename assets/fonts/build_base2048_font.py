@@ -27,7 +27,7 @@ Getting the sources (the script downloads nothing)::
     dpkg-deb -x fonts-noto-core_*.deb /tmp/noto
     dpkg-deb -x fonts-unifont_*.deb /tmp/unifont
     pip install fonttools          # in the project's environment (the repertoire comes from engines)
-    python tools/build_base2048_font.py \\
+    python assets/fonts/build_base2048_font.py \\
         --noto /tmp/noto/usr/share/fonts/truetype/noto \\
         --unifont /tmp/unifont/usr/share/fonts/opentype/unifont/unifont.otf
 
@@ -44,7 +44,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-PROJECT = Path(__file__).resolve().parents[1]
+PROJECT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(PROJECT))
 
 from fontTools import subset  # noqa: E402
@@ -258,7 +258,7 @@ def build(noto: Path, unifont: Path, output: Path) -> None:
     merged.save(str(target))
 
     lines = [
-        f"{OUTPUT_NAME}: built by tools/build_base2048_font.py from these files (SIL OFL 1.1, see OFL.txt).",
+        f"{OUTPUT_NAME}: built by assets/fonts/build_base2048_font.py from these files (SIL OFL 1.1, see OFL.txt).",
         f"{len(wanted)} characters (the Base2048 repertoire and its tail 0-7), {len(merged.getGlyphOrder())} glyphs;",
         f"GSUB script records added for: {' '.join(added) or 'none'}.",
         "",
