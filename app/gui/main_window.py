@@ -429,6 +429,7 @@ class MainWindow(QMainWindow):
         self.advisor_panel.candidate_hovered.connect(lambda move: self.board.preview_move(move))
         self.advisor_panel.candidates_shown.connect(lambda candidates: self.board.show_advice(candidates))
         self.advisor_panel.candidates_shown.connect(lambda _candidates: self._make_room_for_columns())
+        self.advisor_panel.candidates_shown.connect(self._update_candidate_actions)
         self.advisor_panel.start_requested.connect(self.start_search)
         self.advisor_panel.stop_requested.connect(self.stop_search)
         self.advisor_panel.continue_requested.connect(self.continue_search)
@@ -604,6 +605,14 @@ class MainWindow(QMainWindow):
             widths[1] += spare - round(spare * 0.6)
         self.resizeDocks(docks, widths, Qt.Orientation.Horizontal)
         self._settle_layout()
+
+    def _update_candidate_actions(self, candidates: list[Any]) -> None:
+        """Space and 1-9 act only when there is such a candidate (none while the advisor thinks,
+        at a chance step or at the end of a game)."""
+        playable = [getattr(candidate, "legal", True) for candidate in candidates]  # (2048 lists all four)
+        self.play_best_action.setEnabled(bool(playable) and playable[0])
+        for place, action in enumerate(self.play_candidate_actions):
+            action.setEnabled(place < len(playable) and playable[place])
 
     def _make_room_for_columns(self) -> None:
         """Candidates whose columns need more width than the advisor has (a level's first

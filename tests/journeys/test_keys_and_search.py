@@ -142,3 +142,18 @@ def test_a_search_line_no_better_than_the_best_is_not_added(qtbot, open_window):
     window._search_new_best(Found(Line(start, tuple(moves)), 53))  # a beam's later, lower depth
     labels = [node.label for node in window.tree.nodes() if node.label]
     assert labels == [f"{BEST_MARK}ParanoidPlay: 54"]
+
+
+def test_play_actions_are_on_exactly_when_there_is_a_candidate(qtbot, open_window):
+    window = open_window("2048")
+    # the start of a 2048 game is a chance step (two tiles due): nothing to play yet
+    assert window.game.is_chance_node(window.state)
+    assert not window.play_best_action.isEnabled()
+    assert not any(action.isEnabled() for action in window.play_candidate_actions)
+    assert window.paste_position("score 0\n2 . . .\n2 . . .\n. . . .\n. . . .")
+    qtbot.waitUntil(lambda: not window.rank_pending(), timeout=20_000)
+    # two tiles in column 0: up, down and right move them, left does not (worked by hand); the
+    # panel lists the four slides, the one that moves nothing last
+    assert [getattr(c, "legal", True) for c in window.candidates] == [True, True, True, False]
+    assert window.play_best_action.isEnabled()
+    assert [action.isEnabled() for action in window.play_candidate_actions[:4]] == [True, True, True, False]

@@ -18,6 +18,7 @@ SCREENS = (
     ("laptop 1366x768", 1366, 768, 1),
     ("desktop 1920x1080", 1920, 1080, 1),
     ("HiDPI laptop 2732x1536 at ratio 2", 1366, 768, 2),
+    ("4K monitor 3840x2160 at ratio 2", 1920, 1080, 2),
 )
 WINDOW_FRAME = 40  # the title bar and borders a window manager adds (the window must fit with them)
 MOVES_MINIMUM = 200
