@@ -9,8 +9,8 @@ exactly what numba's cache itself depends on); otherwise it runs ``python -m app
 and, once that process is done, loads the kernels from the cache in a moment.
 
 A preparation plays what the window will play: the engine's own warm-up, a short game of legal
-moves (chance steps drawn from a seeded generator), and the advisor's ranking and summary line
-on positions of it.
+moves (chance steps drawn from a seeded generator), the advisor's ranking and summary line on
+positions of it, and a moment of the game's long search.
 """
 
 from __future__ import annotations
@@ -20,19 +20,23 @@ import hashlib
 import json
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 import advisors
 import engines
 from engines import GAMES, Game
+from engines.contract import Line
 from engines.files import write_text_atomic
 
 #: Set to 1 to treat every game as prepared (the test suite compiles in its own process).
 IN_PROCESS_ENV = "KIBITZ_PREPARE_IN_PROCESS"
 PREPARE_MOVES = 12
+SEARCH_SECONDS = 1.0
 STAMP_VERSION = 1
 
 
@@ -116,6 +120,15 @@ def exercise(game: Game, moves: int = PREPARE_MOVES) -> None:
         move = candidates[0].move if candidates else legal[int(rng.integers(len(legal)))]
         state = game.play(state, move).state
         ui.describe(game, state)
+    if ui.search_jobs is not None:  # the long search's kernels (HATETRIS's beam runs in the window's process)
+        exercise_search(game, ui.search_jobs)
+
+
+def exercise_search(game: Game, jobs: Any) -> None:
+    """Run the game's long search for a moment from its start, in a folder thrown away after."""
+    with tempfile.TemporaryDirectory(prefix="kibitz-prepare-") as folder:
+        job = jobs.start(Path(folder) / "search", Line(game.initial_state(), ()), 0, seconds=SEARCH_SECONDS)
+        job.run(lambda progress: None, lambda: False)
 
 
 def prepare(short_name: str) -> float:
