@@ -31,12 +31,15 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QSplitter,
+    QStyle,
+    QStyleOptionComboBox,
+    QStylePainter,
     QToolBar,
     QVBoxLayout,
     QWidget,
 )
 
-from app.gui.advisor_panel import AdvisorPanel
+from app.gui.advisor_panel import AdvisorPanel, ElidedLabel
 from app.gui.board_view import BoardView, PreparingBoard
 from app.gui.capture import CaptureController
 from app.gui.games import GameUi, ui_for
@@ -80,6 +83,30 @@ RANK_CACHE_SIZE = 512
 
 class _RankSignals(QObject):
     done = Signal(int, object, object)  # token, state, candidates (or the exception raised)
+
+
+class ElidingComboBox(QComboBox):
+    """A combo box whose shown text is cut in the middle with "…" when it is too long for the box
+    (Qt would clip it: "Destruct-o-Match position ·" lost its time)."""
+
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        painter = QStylePainter(self)
+        option = QStyleOptionComboBox()
+        self.initStyleOption(option)
+        painter.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, option)
+        field = self.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                            QStyle.SubControl.SC_ComboBoxEditField, self)
+        option.currentText = self.fontMetrics().elidedText(option.currentText, Qt.TextElideMode.ElideMiddle,
+                                                           field.width())
+        painter.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, option)
+
+    def shown_text(self) -> str:
+        """The text as painted (for tests)."""
+        option = QStyleOptionComboBox()
+        self.initStyleOption(option)
+        field = self.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                            QStyle.SubControl.SC_ComboBoxEditField, self)
+        return self.fontMetrics().elidedText(option.currentText, Qt.TextElideMode.ElideMiddle, field.width())
 
 
 class _LoadSignals(QObject):
@@ -391,7 +418,7 @@ class MainWindow(QMainWindow):
         self.game_picker.activated.connect(self._game_picked)
         toolbar.addWidget(self.game_picker)
         self._picker_labels.append(toolbar.addWidget(QLabel("  Analysis: ")))
-        self.analysis_picker = QComboBox()
+        self.analysis_picker = ElidingComboBox()
         self.analysis_picker.setObjectName("analysisPicker")
         self.analysis_picker.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.analysis_picker.setMinimumContentsLength(ANALYSIS_PICKER_LETTERS)
@@ -407,7 +434,7 @@ class MainWindow(QMainWindow):
         self.buttons_toolbar.setMovable(False)
         for action in (self.new_action, self.edit_board_action, self.capture_action, self.follow_action, None,
                        self.start_action, self.undo_action, self.redo_action, self.end_action, None,
-                       self.compact_layout_action, self.analysis_layout_action):
+                       self.compact_layout_action):  # (this toolbar only shows in the analysis layout)
             self.buttons_toolbar.addSeparator() if action is None else self.buttons_toolbar.addAction(action)
         self.addToolBar(self.buttons_toolbar)
 
@@ -463,7 +490,7 @@ class MainWindow(QMainWindow):
         self.message_label = QLabel()
         self.message_label.setObjectName("messageLabel")
         self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.position_label = QLabel()
+        self.position_label = ElidedLabel()  # cut with "…" in a narrow window, whole in its tooltip
         self.position_label.setObjectName("positionLabel")
         for label in (self.message_label, self.position_label):
             label.setMinimumWidth(1)  # long text is cut, it never widens the window
@@ -522,7 +549,6 @@ class MainWindow(QMainWindow):
         for label in self._picker_labels:
             label.setVisible(not compact)
         self.game_picker.setToolTip("The game")
-        self.analysis_picker.setToolTip("The analysis shown (every new game, opened file or pasted position is one)")
         self.analysis_picker.setMinimumContentsLength(COMPACT_PICKER_LETTERS if compact else ANALYSIS_PICKER_LETTERS)
 
     def _size_key(self) -> str:
@@ -776,6 +802,7 @@ class MainWindow(QMainWindow):
             if analysis.game is self.game:
                 self.analysis_picker.addItem(analysis.name, index)
         self.analysis_picker.setCurrentIndex(self.analysis_picker.findData(self.session.current))
+        self.analysis_picker.setToolTip(self.analysis.name)
 
     def _game_picked(self, index: int) -> None:
         short_name = self.game_picker.itemData(index)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFontDatabase, QImage, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QFontDatabase, QFontMetrics, QImage, QPainter, QPen
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSizePolicy,
     QSplitter,
+    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -278,6 +279,7 @@ class ReadingReview(CheckedPositionDialog):
         self.text_edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.text_edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.text_edit.textChanged.connect(self._check)
+        self._fit_text_width()
         self.error_label = QLabel()
         self.error_label.setObjectName("boardError")
         self.error_label.setWordWrap(True)
@@ -315,6 +317,15 @@ class ReadingReview(CheckedPositionDialog):
         root.addWidget(self.buttons)
         self._check()
         self.resize(980, 720)
+
+    def _fit_text_width(self) -> None:
+        """The board text column is as wide as its longest line (a header such as Destruct-o-Match's
+        "level 1 · score 0 · shuffle 0 · undo 0" hid behind a scroll bar), up to 640 px."""
+        metrics = QFontMetrics(self.text_edit.font())
+        longest = max((metrics.horizontalAdvance(line) for line in self.text_edit.toPlainText().splitlines()), default=0)
+        margins = 2 * (self.text_edit.frameWidth() + round(self.text_edit.document().documentMargin()))
+        scroll_bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        self.text_edit.setMinimumWidth(min(640, longest + margins + scroll_bar + 4))
 
     # -- public ----------------------------------------------------------------------------------
     @property

@@ -43,6 +43,11 @@ def test_a_board_cut_by_the_capture_opens_the_review_saying_so(qtbot, window, cr
     assert "unsure of 0" not in summary
     assert review.cells_label.text() == "Doubtful cells: none"
     assert window.message_text() == "The board may continue past the captured region's edge: check the reading"
+    # the board text is whole at the dialog's own size: its header line is not behind a scroll bar
+    review.show()
+    qtbot.waitExposed(review)
+    assert review.board_text().splitlines()[0] == "level 1 · score 0 · shuffle 0 · undo 0"
+    assert not review.text_edit.horizontalScrollBar().isVisible()
     review.close()
 
 

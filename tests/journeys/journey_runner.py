@@ -70,6 +70,8 @@ def seen(window, step: str) -> dict:
         "toolbar_overflow": [bar.objectName() for bar in toolbars if bar.sizeHint().width() > bar.width() + 1],
         "picker_right": picker_right,
         "focus_on_board": QApplication.focusWidget() is board,
+        "picker_full": picker.currentText(),
+        "picker_shown": picker.shown_text(),
     }
 
 

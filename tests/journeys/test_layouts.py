@@ -69,6 +69,8 @@ def problems(step: dict) -> list[str]:
         wanted = min(natural[0], round(natural[0] * board[1] / natural[1]))
         if board[0] + 2 < wanted and step["window"][0] < screen[0] - WINDOW_FRAME:
             found.append(f"board {board} narrower than its natural {wanted} px for its height")
+    if step["picker_shown"] != step["picker_full"] and "…" not in step["picker_shown"]:
+        found.append(f"the analysis name {step['picker_full']!r} is clipped to {step['picker_shown']!r} without '…'")
     if not step["focus_on_board"]:
         found.append("the board does not have the keyboard focus")
     return found
