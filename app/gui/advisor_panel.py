@@ -56,6 +56,7 @@ from app.gui.games import GameUi
 from engines import Game
 
 COMPACT_ROWS = 5
+LONG_COLUMN_WIDTH = 240  # the last column's width at most when it is counted as needed
 DETAIL_LINES = 6
 #: The colour cue of a row with warnings when the game gives none.
 DEFAULT_WARNING_RGB = (235, 160, 20)
@@ -673,7 +674,12 @@ class AdvisorPanel(QWidget):
         # stretched last column is wider than it needs, so that one is measured
         *sized, last = visible
         need = max(header.sectionSizeHint(last), table.sizeHintForColumn(last))
-        if not header.stretchLastSection():
+        if header.stretchLastSection():
+            # a long text column last (Destruct-o-Match's whole line to the level's end) is cut
+            # with "…" past this width (its tooltip and the detail below have it whole) rather
+            # than widening the window to the screen's edge
+            need = min(need, max(header.sectionSizeHint(last), LONG_COLUMN_WIDTH))
+        else:
             need = max(need, header.sectionSize(last))
         return sum(header.sectionSize(column) for column in sized) + need
 
