@@ -70,9 +70,24 @@ def seen(window, step: str) -> dict:
         "toolbar_overflow": [bar.objectName() for bar in toolbars if bar.sizeHint().width() > bar.width() + 1],
         "picker_right": picker_right,
         "focus_on_board": QApplication.focusWidget() is board,
+        "board_colours": board_colours(board),
+        "board_type": type(board).__name__,
         "picker_full": picker.currentText(),
         "picker_shown": picker.shown_text(),
     }
+
+
+def board_colours(board) -> int:
+    """How many colours a 24 x 24 grid of the board's pixels shows (a board left blank or drawn as
+    one flat colour shows one or two)."""
+    image = board.grab().toImage()
+    colours = set()
+    for i in range(24):
+        for j in range(24):
+            x = (2 * i + 1) * image.width() // 48
+            y = (2 * j + 1) * image.height() // 48
+            colours.add(image.pixel(x, y))
+    return len(colours)
 
 
 def new_window(game: str, layout: str):

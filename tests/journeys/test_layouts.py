@@ -46,6 +46,8 @@ def problems(step: dict) -> list[str]:
     board, least, natural = step["board"], step["board_min"], step["board_natural"]
     if board[0] < least[0] or board[1] < least[1]:
         found.append(f"board {board} below its readable minimum {least}")
+    if step["board_colours"] < 2 or step["board_type"] in ("PreparingBoard", "PlaceholderBoard"):
+        found.append(f"the board ({step['board_type']}) shows {step['board_colours']} colour(s): not drawn")
     if not step["board_in_window"]:
         found.append("the board reaches outside the window")
     if step["menus_cut"]:
