@@ -22,7 +22,7 @@ import re
 
 from engines.contract import Line
 from engines.errors import NotationError
-from engines.move_lines import read_moves, token_spans, wrapped
+from engines.move_lines import board_and_moves_spans, read_board_and_moves, wrapped
 from engines.tenten.pieces import BY_LETTER, LETTERS, SIZE
 from engines.tenten.state import TRAY_SLOTS, State, parse_move
 
@@ -127,18 +127,9 @@ def _sections(text: str) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
 
 
 def parse_sequence(text: str, source: str | None = None, format: str | None = None) -> Line:
-    if format not in (None, "moves"):
-        raise ValueError(f"unknown 1010! sequence format {format!r}; known: moves")
-    board_lines, move_lines = _sections(text)
-    begin = start()
-    if board_lines:
-        begin = parse_board("\n".join(line for _, line in board_lines), source, first_line=board_lines[0][0])
-    return Line(begin, read_moves(move_lines, parse_move, source))
+    return read_board_and_moves(text, source, format, "1010!", _sections, start, parse_board, parse_move)
 
 
 def sequence_move_spans(text: str, format: str | None = None) -> list[tuple[int, int]]:
-    """(start, end) offsets of each move's token in a sequence text, in move order (the start
-    board's header and rows hold none)."""
-    if format not in (None, "moves"):
-        raise ValueError(f"unknown 1010! sequence format {format!r}; known: moves")
-    return token_spans(text, _sections(text)[1])
+    """(start, end) offsets of each move's token in a sequence text, in move order."""
+    return board_and_moves_spans(text, format, "1010!", _sections)
