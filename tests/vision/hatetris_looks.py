@@ -11,7 +11,10 @@ cells black, landed rgb(0,162,232), the live piece red, a 1 px red top border on
 An earlier version of the page put six white control symbols in the well's top-left cells
 (rows 0-1, columns 0-2; its Well component); ``buttons_in_well`` draws those. Shapes are drawn with cv2 at the page's zoom
 (``scale`` = device pixels per CSS pixel, edges rounded like a browser's); text is rendered with
-Qt, because cv2 has no proportional font.
+Qt, because cv2 has no proportional font, from a font file shipped in assets/fonts (``LOOKS``:
+the page's Arial as Arial or Liberation Sans shows it, or DejaVu Sans where Arial is missing),
+never from the machine's fonts. The buttons' symbols are DejaVu Sans in both looks (Liberation
+Sans lacks three of them, and a browser falls back to such a font).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import cv2
 import numpy as np
 
 from app.gui.capture import image_to_bgr
+from assets.fonts import DEJAVU_SANS, LIBERATION_SANS, qt_font
 from engines.hatetris.pieces import CELLS, PIECE_INDEX
 
 PAGE_SIZE = (720, 620)  # CSS px, width x height
@@ -32,6 +36,10 @@ LIVE_BGR = (0, 0, 255)
 BUTTON_FACE = (239, 239, 239)
 BUTTON_EDGE = (118, 118, 118)
 LINK_BGR = (238, 0, 0)
+#: The page's text in each look: the shipped font file that draws its Arial.
+LOOKS = {"Arial as Liberation Sans": LIBERATION_SANS, "DejaVu Sans for a missing Arial": DEJAVU_SANS}
+ARIAL_LOOK = LIBERATION_SANS
+BUTTON_FONT = DEJAVU_SANS
 
 
 def live_cells(piece: str, x: int, y: int, o: int) -> list[tuple[int, int]]:
@@ -47,10 +55,11 @@ def expected_cells(well: tuple[int, ...], live: list[tuple[int, int]] = ()) -> l
     return rows
 
 
-def _text_layer(width: int, height: int, scale: float, paragraphs, links, buttons) -> np.ndarray:
-    """White page with the text: ``paragraphs`` = [(x, y, text, bold, bgr)] in CSS px."""
+def _text_layer(width: int, height: int, scale: float, paragraphs, links, buttons, font_file: str) -> np.ndarray:
+    """White page with the text: ``paragraphs`` = [(x, y, text, bgr)] in CSS px, in the shipped
+    font ``font_file``."""
     from PySide6.QtCore import QPoint
-    from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter
+    from PySide6.QtGui import QColor, QFontMetrics, QImage, QPainter
     from PySide6.QtWidgets import QApplication
 
     assert QApplication.instance() is not None, "needs the qapp fixture"
@@ -58,15 +67,13 @@ def _text_layer(width: int, height: int, scale: float, paragraphs, links, button
     image.fill(QColor(255, 255, 255))
     painter = QPainter(image)
     painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
-    for x, y, text, bold, bgr in paragraphs + links + buttons:
-        font = QFont("Arial")
-        font.setPixelSize(max(4, round(16 * scale)))
-        font.setBold(bold)
+    for x, y, text, bgr in paragraphs + links + buttons:
+        font = qt_font(font_file, max(4, round(16 * scale)))
         painter.setFont(font)
         painter.setPen(QColor(bgr[2], bgr[1], bgr[0]))
         metrics = QFontMetrics(font)
         painter.drawText(QPoint(round(x * scale), round(y * scale) + metrics.ascent()), text)
-        if (x, y, text, bold, bgr) in links:
+        if (x, y, text, bgr) in links:
             underline = round(y * scale) + metrics.ascent() + max(1, round(scale))
             painter.fillRect(round(x * scale), underline, metrics.horizontalAdvance(text), max(1, round(scale)),
                              QColor(bgr[2], bgr[1], bgr[0]))
@@ -75,28 +82,30 @@ def _text_layer(width: int, height: int, scale: float, paragraphs, links, button
 
 
 def official_page(well: tuple[int, ...], score: int | None, live: list[tuple[int, int]] = (),
-                  scale: float = 1.0, buttons_in_well: bool = False, enemy: str | None = None) -> np.ndarray:
+                  scale: float = 1.0, buttons_in_well: bool = False, enemy: str | None = None,
+                  font_file: str = ARIAL_LOOK) -> np.ndarray:
     """A screenshot-like BGR image of the official page showing ``well``, the ``live`` cells and
-    "score: N" (no score line when ``score`` is None, as before a game starts)."""
+    "score: N" (no score line when ``score`` is None, as before a game starts), its text in the
+    shipped font ``font_file`` (a value of ``LOOKS``)."""
     width, height = round(PAGE_SIZE[0] * scale), round(PAGE_SIZE[1] * scale)
     left, top = WELL_ORIGIN
     text_x = left + 10 * CELL + 10
-    paragraphs = [(text_x, top + 10, "you're playing HATETRIS by qntm", False, BLACK)]
+    paragraphs = [(text_x, top + 10, "you're playing HATETRIS by qntm", BLACK)]
     y = top + 10 + 26
     if enemy is not None:
-        paragraphs.append((text_x, y, f"AI: {enemy}", False, BLACK))
+        paragraphs.append((text_x, y, f"AI: {enemy}", BLACK))
         y += 26
     if score is not None:
-        paragraphs.append((text_x, y, f"score: {score}", False, BLACK))
+        paragraphs.append((text_x, y, f"score: {score}", BLACK))
     bottom = top + 20 * CELL
-    links = [(text_x, bottom - 3 * 26 + 10, "about", False, LINK_BGR),
-             (text_x, bottom - 2 * 26 + 10, "source code", False, LINK_BGR),
-             (text_x, bottom - 26 + 10, "replays encoded using Base2048", False, BLACK)]
+    links = [(text_x, bottom - 3 * 26 + 10, "about", LINK_BGR),
+             (text_x, bottom - 2 * 26 + 10, "source code", LINK_BGR),
+             (text_x, bottom - 26 + 10, "replays encoded using Base2048", BLACK)]
     symbols = ["\u21b6", "\u27f3", "\u21b7", "\u2190", "\u2193", "\u2192"]
     button_boxes = [(left + 10 + 40 * (i % 3), bottom + 14 + 34 * (i // 3)) for i in range(6)]
-    buttons = [(bx + 8, by + 6, symbol, False, BLACK) for (bx, by), symbol in zip(button_boxes, symbols)]
+    buttons = [(bx + 8, by + 6, symbol, BLACK) for (bx, by), symbol in zip(button_boxes, symbols)]
 
-    page = _text_layer(width, height, scale, paragraphs, links, [])
+    page = _text_layer(width, height, scale, paragraphs, links, [], font_file)
 
     def edge(value: float) -> int:
         return int(round(value * scale))
@@ -104,7 +113,7 @@ def official_page(well: tuple[int, ...], score: int | None, live: list[tuple[int
     for bx, by in button_boxes:  # browser-default buttons under the well
         cv2.rectangle(page, (edge(bx), edge(by)), (edge(bx + 32) - 1, edge(by + 28) - 1), BUTTON_FACE, -1)
         cv2.rectangle(page, (edge(bx), edge(by)), (edge(bx + 32) - 1, edge(by + 28) - 1), BUTTON_EDGE, 1)
-    page = np.minimum(page, _text_layer(width, height, scale, [], [], buttons))
+    page = np.minimum(page, _text_layer(width, height, scale, [], [], buttons, BUTTON_FONT))
 
     live = set(live)
     for row in range(20):

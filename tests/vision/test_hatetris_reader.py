@@ -2,8 +2,10 @@
 
 There is no real screenshot of HATETRIS in the shared data, so there is no truth module: the
 reader is checked on pictures of the official page drawn from facts about it
-(``tests/vision/hatetris_looks.py``: the page's colours, sizes and layout) and on Kibitz's own
-HATETRIS view rendered offscreen. Expected cells come from the positions put into the pictures
+(``tests/vision/hatetris_looks.py``: the page's colours, sizes and layout, its text in both looks a
+real page can have: Arial as Arial or Liberation Sans shows it, and DejaVu Sans where Arial is
+missing, each from a font file shipped in assets/fonts) and on Kibitz's own HATETRIS view
+rendered offscreen. Expected cells come from the positions put into the pictures
 (wells the engine reaches by playing placements, live cells from the spec's piece table 1.2),
 never from the reader's output.
 """
@@ -22,7 +24,7 @@ from app.gui.games.hatetris.layout import widget_size
 from engines.hatetris import GAME, Placement, fast, reference
 from engines.hatetris.pieces import PIECE_INDEX
 from engines.hatetris.state import DEFAULT_RULES
-from tests.vision.hatetris_looks import expected_cells, live_cells, official_page, with_noise
+from tests.vision.hatetris_looks import LOOKS, expected_cells, live_cells, official_page, with_noise
 from tests.vision.render import render_board
 from vision import NoBoardFound, read
 from vision.hatetris import digit_templates
@@ -109,11 +111,12 @@ def _resized(image: np.ndarray, factor: float) -> np.ndarray:
 
 
 # -- the official page's look --------------------------------------------------------------------
+@pytest.mark.parametrize("look", list(LOOKS))
 @pytest.mark.parametrize("zoom", [1.0, 1.25, 2.0])
 @pytest.mark.parametrize("name", ["opening at spawn", "middle, piece falling", "late, four-digit score"])
-def test_the_official_page_is_read_cell_for_cell_with_its_score(qapp, positions, name, zoom):
+def test_the_official_page_is_read_cell_for_cell_with_its_score(qapp, positions, name, zoom, look):
     state, live = positions[name]
-    reading = read("hatetris", _page(state, live, scale=zoom))
+    reading = read("hatetris", _page(state, live, scale=zoom, font_file=LOOKS[look]))
     _check(reading, state, live)
     assert reading.diagnostics["score_source"] == "page"
     assert reading.doubtful == []
@@ -121,21 +124,23 @@ def test_the_official_page_is_read_cell_for_cell_with_its_score(qapp, positions,
     assert reading.diagnostics["well"]["left"] == pytest.approx(50 * zoom, abs=1)
 
 
+@pytest.mark.parametrize("look", list(LOOKS))
 @pytest.mark.parametrize("factor", [0.5, 0.6, 1.7, 2.5])
-def test_a_resized_noisy_screenshot_reads_the_same(qapp, positions, factor):
+def test_a_resized_noisy_screenshot_reads_the_same(qapp, positions, factor, look):
     state, live = positions["middle, piece falling"]
-    image = with_noise(_resized(_page(state, live), factor), sigma=4, seed=round(factor * 10))
+    image = with_noise(_resized(_page(state, live, font_file=LOOKS[look]), factor), sigma=4, seed=round(factor * 10))
     reading = read("hatetris", image)
     _check(reading, state, live)
     assert reading.doubtful == []
     assert reading.diagnostics["well"]["cell_width"] == pytest.approx(20 * factor, rel=0.03)
 
 
-def test_the_older_page_with_symbols_in_the_well_and_an_ai_line(qapp, positions):
+@pytest.mark.parametrize("look", list(LOOKS))
+def test_the_older_page_with_symbols_in_the_well_and_an_ai_line(qapp, positions, look):
     # an earlier page drew six white control symbols in the well's top-left cells; the cells
     # are still empty, only less sure. "AI: ..." above the score is not the score.
     state, live = positions["late, four-digit score"]
-    reading = read("hatetris", _page(state, live, buttons_in_well=True, enemy="HATETRIS"))
+    reading = read("hatetris", _page(state, live, buttons_in_well=True, enemy="HATETRIS", font_file=LOOKS[look]))
     _check(reading, state, live)
     assert all(row < 2 and column < 3 for row, column in reading.doubtful)
 
@@ -294,19 +299,24 @@ def test_a_read_takes_at_most_100_ms(qapp, positions):
 
 
 def test_the_digit_templates_are_what_their_script_renders(qapp):
-    from PySide6.QtGui import QFont, QFontInfo
-
-    from assets.vision.hatetris.make_templates import templates
-
-    # the templates were rendered where "Arial" and the default font resolve to DejaVu Sans
-    resolved = {QFontInfo(QFont("Arial")).family(), QFontInfo(QFont()).family()}
-    if resolved != {"DejaVu Sans"}:
-        pytest.skip(f"the templates' fonts resolve here to {sorted(resolved)}, not DejaVu Sans as where they were made")
+    # the script renders the shipped font files, so this holds whatever fonts the machine has
+    from assets.vision.hatetris.make_templates import STYLES, templates
 
     stored = digit_templates()
+    assert stored.shape[:2] == (len(STYLES), 10)
     rendered = templates().astype(np.float32) / 255.0
     assert rendered.shape == (stored.shape[0] * stored.shape[2], stored.shape[1] * stored.shape[3])
     assert np.abs(rendered - (cv2.imread(_template_path(), cv2.IMREAD_GRAYSCALE) / 255.0)).mean() < 0.02
+
+
+def test_each_look_is_drawn_with_its_shipped_font_file(qapp):
+    from app.gui.games.hatetris.painting import score_font
+    from assets.fonts import DEJAVU_SANS_BOLD, draws_with, qt_font
+    from assets.vision.hatetris.make_templates import STYLES
+
+    for _, font_file in STYLES:
+        assert draws_with(qt_font(font_file, 16), font_file), font_file
+    assert draws_with(score_font(24), DEJAVU_SANS_BOLD)  # the view's "score: N" is the third row's font
 
 
 def _template_path() -> str:

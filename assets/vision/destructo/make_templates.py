@@ -35,6 +35,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from assets.fonts import DEJAVU_SANS, qt_font
 from engines.destructo.levels import PALETTE
 from engines.destructo.rules import (COLOURLESS, EXPLODE, FILL, MORPH, MULTIPLY, OVERKILL, SHUFFLE, TIMER, UNDO, WILD,
                                      Boulder)
@@ -200,13 +201,14 @@ def kibitz_rendering() -> tuple[dict, dict, list[tuple[str, str, str, np.ndarray
 
 # -- the end panel's digits -----------------------------------------------------------------------
 DIGIT_FONT = "DejaVu Sans"
+DIGIT_FONT_FILE = DEJAVU_SANS  # shipped in assets/fonts, not the machine's DejaVu Sans
 DIGIT_RENDER_PIXELS = 120
 
 
 def digit_sheet() -> np.ndarray:
     """The ten digit glyphs of DIGIT_FONT side by side, grey 0..255 (a QGuiApplication must exist)."""
     from PySide6.QtCore import QRect, Qt
-    from PySide6.QtGui import QColor, QFont, QImage, QPainter
+    from PySide6.QtGui import QColor, QImage, QPainter
 
     side = 2 * DIGIT_RENDER_PIXELS
     glyphs = []
@@ -214,9 +216,7 @@ def digit_sheet() -> np.ndarray:
         image = QImage(side, side, QImage.Format.Format_Grayscale8)
         image.fill(0)
         painter = QPainter(image)
-        font = QFont(DIGIT_FONT)
-        font.setPixelSize(DIGIT_RENDER_PIXELS)
-        painter.setFont(font)
+        painter.setFont(qt_font(DIGIT_FONT_FILE, DIGIT_RENDER_PIXELS))
         painter.setPen(QColor(255, 255, 255))
         painter.drawText(QRect(0, 0, side, side), Qt.AlignmentFlag.AlignCenter, digit)
         painter.end()

@@ -18,6 +18,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QTransform
 
 from app.gui.games.g2048.layout import BoardLayout
+from assets.fonts import CLEAR_SANS, CLEAR_SANS_BOLD, qt_font
 from engines.g2048.state import DOWN, SIZE, UP, State
 
 PAGE = QColor("#faf8ef")
@@ -37,7 +38,8 @@ SUPER_FONT_SHARE = 30 / 107
 #: The smallest pixel sizes of the "tile due" lines and of an arrow's value and rank.
 MESSAGE_PIXELS = (12, 10)
 LABEL_PIXELS = (10, 9)
-FONT_FAMILIES = ["Clear Sans", "Helvetica Neue", "Arial", "DejaVu Sans", "sans-serif"]
+#: After the shipped Clear Sans, for a character it lacks.
+FONT_FAMILIES = ["Helvetica Neue", "Arial", "DejaVu Sans", "sans-serif"]
 
 #: The assistant's colours: the best slide's arrow, the others', the arrow the mouse or the panel
 #: points at, and the outline of the last turn's tiles.
@@ -58,10 +60,10 @@ def text_color(value: int) -> QColor:
 
 
 def font(pixels: float, bold: bool = True) -> QFont:
-    result = QFont()
-    result.setFamilies(FONT_FAMILIES)
-    result.setPixelSize(max(6, round(pixels)))
-    result.setBold(bold)
+    """The page's Clear Sans (Bold) from its file shipped in assets/fonts, so the view looks like
+    the page and the 2048 reader's templates (assets/vision/g2048) match it on any machine."""
+    result = qt_font(CLEAR_SANS_BOLD if bold else CLEAR_SANS, max(6, round(pixels)))
+    result.setFamilies([result.family(), *FONT_FAMILIES])
     return result
 
 

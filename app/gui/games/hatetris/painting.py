@@ -17,6 +17,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from app.gui.cell_outline import outline_edges
 from app.gui.games.hatetris.layout import WellLayout
 from app.gui.games.hatetris.placements import Cell, TurnMarks
+from assets.fonts import DEJAVU_SANS, DEJAVU_SANS_BOLD, qt_font
 from engines.hatetris import BAR, State
 from engines.hatetris.pieces import CELLS, PIECE_INDEX
 
@@ -40,10 +41,14 @@ GHOST_FILL_ALPHA = 0.28
 
 
 def _font(pixels: float, bold: bool = False) -> QFont:
-    font = QFont()
-    font.setPixelSize(max(7, round(pixels)))
-    font.setBold(bold)
-    return font
+    """DejaVu Sans from its shipped file (assets/fonts), not the machine's default font, so the
+    HATETRIS reader's templates of this view's score (assets/vision/hatetris) match it anywhere."""
+    return qt_font(DEJAVU_SANS_BOLD if bold else DEJAVU_SANS, max(7, round(pixels)))
+
+
+def score_font(cell: int) -> QFont:
+    """The font of "score: N" (and of the side panel's other big text)."""
+    return _font(0.62 * cell, bold=True)
 
 
 def line_width(cell: int) -> int:
@@ -96,7 +101,7 @@ def paint_side(painter: QPainter, layout: WellLayout, state: State, legend: Sequ
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     y = side.top()
 
-    big = _font(0.62 * cell, bold=True)
+    big = score_font(cell)
     small = _font(0.42 * cell)
     painter.setFont(big)
     painter.setPen(SIDE_TEXT)
