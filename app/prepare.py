@@ -16,6 +16,7 @@ positions of it, and a moment of the game's long search.
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import os
@@ -40,24 +41,31 @@ SEARCH_SECONDS = 1.0
 STAMP_VERSION = 1
 
 
-def _source_files() -> list[Path]:
+def _source_files() -> list[os.DirEntry]:
     """Every source file a kernel can live in (numba's cache goes stale when one changes)."""
-    files: list[Path] = []
-    for package in (engines, advisors):
-        root = Path(package.__file__).parent
-        files.extend(sorted(root.rglob("*.py")))
-    return files
+    files: list[os.DirEntry] = []
+    folders = [os.path.dirname(package.__file__) for package in (engines, advisors)]
+    while folders:
+        with os.scandir(folders.pop()) as entries:
+            for entry in entries:
+                if entry.is_dir() and entry.name != "__pycache__":
+                    folders.append(entry.path)
+                elif entry.name.endswith(".py"):
+                    files.append(entry)
+    return sorted(files, key=lambda entry: entry.path)
 
 
+@functools.lru_cache(maxsize=1)
 def fingerprint() -> str:
     """What the kernels' cache depends on: numba's and Python's versions and every kernel
-    source file's path, size and modification time (as numba's cache checks them)."""
+    source file's path, size and modification time (as numba's cache checks them). Worked out
+    once a process (the window asks for each game as it starts)."""
     import numba
 
     digest = hashlib.sha256(f"{STAMP_VERSION} {numba.__version__} {sys.version} {sys.executable}".encode())
-    for path in _source_files():
-        stat = path.stat()
-        digest.update(f"{path} {stat.st_size} {stat.st_mtime_ns}\n".encode())
+    for entry in _source_files():
+        stat = entry.stat()
+        digest.update(f"{entry.path} {stat.st_size} {stat.st_mtime_ns}\n".encode())
     return digest.hexdigest()
 
 
