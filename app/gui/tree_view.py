@@ -183,6 +183,11 @@ class MoveTreeModel(QAbstractListModel):
         """Whether ``node`` is in the list (shown, or inside a folded variation)."""
         return node.id in self._place
 
+    def _knows(self, node: Node) -> bool:
+        """Whether ``node`` itself (not only a node with its id) is in the list."""
+        place = self._place.get(node.id)
+        return place is not None and place[1] < len(place[0].nodes) and place[0].nodes[place[1]] is node
+
     def segment_of(self, node: Node) -> Segment | None:
         place = self._place.get(node.id)
         return None if place is None else place[0]
@@ -247,7 +252,11 @@ class MoveTreeModel(QAbstractListModel):
         self.set_tree(self.tree, self.game)
 
     def node_added(self, node: Node) -> None:
-        """``node`` (and everything under it) is new."""
+        """``node`` (and everything under it) is new. A node already in the list is not added
+        again (the same change reported twice, see :meth:`MoveTreeView.set_tree`): a second
+        copy of its variation would show its rows twice and break its deletion."""
+        if self._knows(node):
+            return
         parent = node.parent
         if parent.parent is not None and parent.id not in self._place:
             return  # played from a node no longer in the tree: nothing to show
@@ -261,7 +270,10 @@ class MoveTreeModel(QAbstractListModel):
             self._insert_variation(node)
 
     def node_removed(self, parent: Node) -> None:
-        """A move after ``parent`` was deleted with everything after it."""
+        """A move after ``parent`` was deleted with everything after it (nothing to do when
+        the list already shows ``parent``'s moves as they are: the same change reported twice)."""
+        if parent.parent is not None and not self._knows(parent):
+            return  # deleted inside a line no longer in the list
         segment, position = self._end_of(parent)
         following = segment.nodes[position + 1] if position + 1 < len(segment.nodes) else None
         if following is not None and parent.children and parent.children[0] is following:
@@ -272,10 +284,11 @@ class MoveTreeModel(QAbstractListModel):
                 if id(gone.head) in alive:
                     continue
                 header = self._variation_rows.get(gone.head.id)
-                if header is not None:
+                if header is not None and header.segment is gone:
                     self._remove_rows(header.index, self._block_end(header.index))
                 del variations[place]
-                del self._heads[gone.head.id]
+                if self._heads.get(gone.head.id) is gone:
+                    del self._heads[gone.head.id]
                 self._forget(gone.nodes)
             if not variations:
                 self._variations.pop(following.id, None)
@@ -290,6 +303,8 @@ class MoveTreeModel(QAbstractListModel):
         while walk.parent is not None:
             path.append(walk)
             walk = walk.parent
+        if all(self.segment_of(step) is self.main for step in path):
+            return  # already shown as the main line (the same change reported twice)
         for step in reversed(path):
             segment, position = self._place.get(step.id, (None, -1))
             if segment is None:
@@ -792,7 +807,13 @@ class MoveTreeView(QWidget):
 
     # -- the tree ---------------------------------------------------------------------------
     def set_tree(self, tree: MoveTree | None, game: Game | None = None) -> None:
-        """Show ``tree`` (None: nothing) and follow its changes."""
+        """Show ``tree`` (None: nothing) and follow its changes.
+
+        The view may hear a change more than once: showing the same tree again while its
+        listener is subscribed under another name (wrapped by a timing harness, as
+        benchmarks/gui_responsiveness.py does while the window re-shows its analysis) subscribes
+        it a second time. The model takes a change it already follows as done (see
+        :meth:`MoveTreeModel.node_added`, ``node_removed``, ``node_promoted``)."""
         if self.tree is not None:
             self.tree.unsubscribe(self._tree_changed)
         self.tree = tree

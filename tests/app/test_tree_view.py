@@ -344,6 +344,84 @@ def test_incremental_updates_match_a_fresh_layout(view, record_tree):
     assert deepest >= 3  # variations inside variations were exercised
 
 
+def fresh_layout(qtbot, tree: MoveTree) -> tuple[list[str], int]:
+    """The rows of a view built from scratch on ``tree`` (as text) and its current row."""
+    fresh = MoveTreeView()
+    qtbot.addWidget(fresh)
+    fresh.set_tree(tree)
+    layout = fresh.row_texts(), fresh.index_of(tree.current).row()
+    fresh.set_tree(None)
+    return layout
+
+
+@pytest.mark.parametrize("heard", ["once", "twice"])
+def test_the_benchmark_s_variation_journey_matches_a_fresh_layout(qtbot, record_tree, heard):
+    """benchmarks/gui_responsiveness.py's first-ranking journey (measure_first_ranking) at every
+    25th move of the record: play the record's move, back (Left) and forward (Right), a new move
+    (a variation), back off it (Left), from it to the record's move (Up), then the variation is
+    deleted. After every step the rows (and the current row) are those of a view built fresh on
+    the tree, and no exception reaches sys.excepthook (the keys run the moves in Qt's slots).
+
+    ``twice``: the view hears every change twice, as when the benchmark has wrapped its
+    listener (the timing clock) and the window shows the same analysis again (its kernels came
+    in late): the view is set to the same tree while the wrapper is subscribed. The new move's
+    variation was then added twice, shown twice, and its deletion raised KeyError in
+    MoveTreeModel.node_removed (``del self._heads[...]`` for the second copy)."""
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    view = MoveTreeView()
+    window.setCentralWidget(view)
+    window.resize(340, 600)
+    for key, step in (("Left", record_tree.back), ("Right", record_tree.forward),
+                      ("Up", lambda: record_tree.switch_variation(-1))):
+        action = QAction(key, window)
+        action.setShortcut(QKeySequence(key))
+        action.triggered.connect(lambda _checked=False, step=step: step())
+        window.addAction(action)
+    window.show()
+    qtbot.waitExposed(window)
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    view.set_tree(record_tree)
+    if heard == "twice":
+        record_tree.unsubscribe(view._tree_changed)
+        record_tree.subscribe(lambda change, node: view._tree_changed(change, node))  # the timing wrapper
+        view.set_tree(record_tree)  # the window shows its analysis again
+    main = record_tree.main_line()
+
+    def check(what: str, number: int) -> None:
+        QApplication.processEvents()
+        assert (view.row_texts(), view.index_of(record_tree.current).row()) == fresh_layout(qtbot, record_tree), (
+            f"{what} at move {number}"
+        )
+        assert shown_rows(view) == expected_rows(record_tree), f"{what} at move {number}"
+
+    with qtbot.capture_exceptions() as exceptions:
+        for number in (25, 50, 1175):
+            here, record_next = main[number], main[number + 1]
+            record_tree.go_to(here)
+            record_tree.play(record_next.move)
+            check("record move", number)
+            qtbot.keyClick(window, Qt.Key.Key_Left)
+            assert record_tree.current is here
+            qtbot.keyClick(window, Qt.Key.Key_Right)
+            assert record_tree.current is record_next
+            record_tree.go_to(here)
+            made = record_tree.play(other_move(record_tree, here))
+            assert made.parent is here and here.children == [record_next, made]
+            check("new move", number)
+            qtbot.keyClick(window, Qt.Key.Key_Left)
+            assert record_tree.current is here
+            record_tree.go_to(made)
+            qtbot.keyClick(window, Qt.Key.Key_Up)
+            assert record_tree.current is record_next
+            check("new move -> record's move (Up)", number)
+            record_tree.delete(made)  # the tree is the record again
+            check("variation deleted", number)
+            assert view.model.rowCount() == RECORD_SPLITS
+    assert [str(exception[1]) for exception in exceptions] == []
+
+
 def test_reset_empties_the_list(view, graph, record_tree):
     view.set_tree(record_tree)
     graph.set_tree(record_tree)
