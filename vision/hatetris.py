@@ -700,4 +700,6 @@ def read(image: np.ndarray, previous: Any = None) -> Reading:
         seen = "the live cells are no piece" if "live_piece_problem" in diagnostics else "no live piece seen"
         diagnostics["piece_source"] = f"{seen}; the piece is the AI's choice for this well"
     diagnostics["ms"] = round((time.perf_counter() - started) * 1000, 1)
-    return Reading(GAME, state, classes.astype(int).tolist(), confidence, diagnostics)
+    # a score neither read nor settled by the previous position is an assumption: never sure
+    doubtful_fields = ("score",) if not score_kept else ()
+    return Reading(GAME, state, classes.astype(int).tolist(), confidence, diagnostics, doubtful_fields)

@@ -80,7 +80,7 @@ def run(argv: list[str]) -> int:
         # these are checked before any window opens: prepare the kernels first, in a process of
         # their own, as the window would (their cache then serves this process too)
         print(f"kibitz: preparing the {game.title} engine (first use: its kernels compile once)…", file=sys.stderr)
-        subprocess.run([sys.executable, "-m", "app.prepare", game.short_name], check=False,
+        subprocess.run([sys.executable, "-m", "app.prepare", game.short_name], check=False, stdout=subprocess.DEVNULL,
                        env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(PROJECT_ROOT), os.environ.get("PYTHONPATH"))))})
     try:
         texts = [token for token in re.split(r"[;\s]+", options.moves or "") if token]

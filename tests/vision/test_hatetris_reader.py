@@ -323,3 +323,30 @@ def _template_path() -> str:
     from importlib import resources
 
     return str(resources.files("assets.vision.hatetris").joinpath("digits.png"))
+
+
+def test_a_capture_of_kibitzs_whole_window_never_reads_a_wrong_score_as_sure(qapp, reference_data):
+    # Kibitz's window at piece 120 of David & Felipe's 86-point record, captured whole (the board
+    # with its ghost, badge and key line, the advisor's text right of it) as `kibitz read` gets it
+    # from a screenshot: the record's replay says the score is 40. The reader either reads 40 or
+    # says the score is doubtful (the reading is then not sure); it never gives another score as
+    # sure (it gave 0, sure of it).
+    import csv
+
+    from app.gui.capture import image_to_bgr
+    from app.gui.main_window import MainWindow
+
+    with open(reference_data / "hatetris" / "records.tsv", newline="", encoding="utf-8") as file:
+        rows = list(csv.DictReader(file, delimiter="\t"))
+    replay = next(r["replay"] for r in rows if r["label"] == "David & Felipe (1)" and r["encoding"] == "Base2048")
+    line = GAME.parse_sequence(replay)
+    window = MainWindow("hatetris", remember_geometry=False, session_store=False)
+    window.resize(1280, 900)
+    window.apply_line(type(line)(line.start, line.moves[:120]))
+    assert window.state.score == 40
+    image = image_to_bgr(window.grab().toImage())
+    window.close()
+    window.deleteLater()
+    reading = read("hatetris", image)
+    if reading.state.score != 40:
+        assert "score" in reading.doubtful_fields and not reading.sure
