@@ -639,7 +639,7 @@ class Follower:
         # an unsure reading is still taken when legal moves lead to it: the rules vouch for it
         found = explain(self.game, self.state, reading.state, beam_width=self.beam_width)
         if found is None:
-            if not reading.sure:
+            if reading.doubtful:
                 cells = ", ".join(f"({r + 1},{c + 1})" for r, c in reading.doubtful[:6])
                 return Unexplained(reading, f"the reading is unsure of {len(reading.doubtful)} cell(s): {cells}")
             return Unexplained(reading, "no legal move of this position leads to the board read")

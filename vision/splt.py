@@ -50,7 +50,10 @@ How it reads:
    split count below the numbers of sure blocks is the misread.
 8. **The previous position**, when given: doubtful numbers (and an unread split count) take the
    reading that legal splits from it reach, checked by ``vision.follow.explain`` (at most two
-   splits apart).
+   splits apart). It is used only then: when no reading is reached (or the two are too far apart
+   to check), the image is read alone, what it leaves doubtful stays doubtful, and a previous
+   position that does not lead to the board makes the reading doubtful too (``"previous"`` in
+   ``Reading.doubtful_fields``).
 9. **The end screen** (SCORE and SPLITS in big digits between hatched bands, no board) is
    recognised when no board is found: ``NoBoardFound`` then carries ``diagnostics["end_screen"]``.
 """
@@ -1481,6 +1484,77 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
                    key=lambda box: (box[1], box[0]))
 
     header = read_header(grey, strokes, ink, geometry)
+    # the image alone, then (when given) with the previous position's help; the latter is used only
+    # when legal splits from the previous position reach it
+    alone = _from_header(boxes, confidence, header, None)
+    chosen, followed, doubtful_fields = alone, None, alone.doubtful_fields()
+    if previous is not None:
+        shown = _from_header(boxes, confidence, header, previous)
+        followed = follow_previous(previous, shown.state, shown.boxes, shown.confidence, alternatives, shown.header)
+        if followed is not None and followed.reached:
+            chosen = dataclasses.replace(shown, state=followed.state, boxes=followed.boxes,
+                                         confidence=followed.confidence,
+                                         problems=shown.problems + followed.problems)
+            doubtful_fields = ()  # the previous position settled the header
+        elif followed is not None:
+            # read afresh: nothing the previous position gave is kept, and what it would have
+            # settled stays doubtful
+            chosen = dataclasses.replace(alone, problems=alone.problems + followed.problems)
+            if followed.contradicted:
+                doubtful_fields = ("previous", *doubtful_fields)
+    problems.extend(chosen.problems)
+    state, boxes, confidence, header = chosen.state, chosen.boxes, chosen.confidence, chosen.header
+    splits, score, splits_from, parity = state.splits, state.score, chosen.splits_from, chosen.parity
+    if followed is None or not followed.reached:
+        splits, score = chosen.splits, chosen.score
+    voids = [[x, y] for x, y in shapes.voids]
+    cells_json = {"boxes": boxes, "voids": voids, "splits": splits, "score": score}
+    diagnostics: dict[str, Any] = {
+        "board_px": board.in_caller_pixels(geometry),
+        "grid_coherence": round(found.coherence, 3),
+        "score": header.score, "score_confidence": round(header.score_confidence, 3),
+        "splits": header.splits, "splits_confidence": round(header.splits_confidence, 3),
+        "splits_from": splits_from,
+        "next": header.figure if header.figure is not None else parity,
+        "next_from": "figure" if header.figure is not None else "splits parity",
+        "figure": header.figure, "figure_confidence": round(header.figure_confidence, 3),
+        "next_by_parity": parity,
+        "problems": problems,
+    }
+    if previous is not None:
+        diagnostics["previous"] = followed.note if followed is not None else "not needed (nothing doubtful)"
+    diagnostics["ms"] = round((time.perf_counter() - started) * 1000, 1)
+    return Reading(GAME, state, cells_json, confidence, diagnostics, doubtful_fields)
+
+
+@dataclasses.dataclass(frozen=True)
+class _HeaderValues:
+    """The split count, score and engine state a header reading gives the boxes read."""
+
+    header: Header
+    splits: int
+    splits_from: str                         # "header", "previous" or "unknown"
+    score: int
+    parity: str
+    state: State
+    boxes: list[list[int]]
+    confidence: np.ndarray
+    problems: list[str]
+
+    def doubtful_fields(self) -> tuple[str, ...]:
+        return tuple(name for name, confidence_read in (("splits", self.header.splits_confidence),
+                                                        ("score", self.header.score_confidence))
+                     if confidence_read < DOUBTFUL)
+
+
+def _from_header(boxes: list[list[int]], confidence: np.ndarray, header: Header,
+                 previous: State | None) -> _HeaderValues:
+    """The header's split count and score checked against the blocks' numbers (and, with
+    ``previous``, against its split count: splits only grow; an unread split count or score is
+    taken from it), and the engine state they make with ``boxes`` (copied, not changed)."""
+    boxes = [list(box) for box in boxes]
+    confidence = confidence.copy()
+    problems: list[str] = []
     sure_values = [box[4] for box in boxes if confidence[box[1]:box[1] + box[3], box[0]:box[0] + box[2]].min() >= DOUBTFUL]
     exceeding = [value for value in sure_values if header.splits is not None and value > header.splits]
     if len(exceeding) >= 2 or (previous is not None and header.splits is not None and header.splits < previous.splits):
@@ -1508,36 +1582,7 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
                 box[4] = max(splits, 1)
                 confidence[y:y + h, x:x + w] = 0.0
     state = _engine_state(boxes, max(splits, max((box[4] for box in boxes), default=0)), score)
-    followed = None
-    if previous is not None:
-        followed = follow_previous(previous, state, boxes, confidence, alternatives, header)
-        if followed is not None:
-            state, boxes, confidence = followed.state, followed.boxes, followed.confidence
-            splits, score = state.splits, state.score
-            problems.extend(followed.problems)
-    voids = [[x, y] for x, y in shapes.voids]
-    cells_json = {"boxes": boxes, "voids": voids, "splits": splits, "score": score}
-    diagnostics: dict[str, Any] = {
-        "board_px": board.in_caller_pixels(geometry),
-        "grid_coherence": round(found.coherence, 3),
-        "score": header.score, "score_confidence": round(header.score_confidence, 3),
-        "splits": header.splits, "splits_confidence": round(header.splits_confidence, 3),
-        "splits_from": splits_from,
-        "next": header.figure if header.figure is not None else parity,
-        "next_from": "figure" if header.figure is not None else "splits parity",
-        "figure": header.figure, "figure_confidence": round(header.figure_confidence, 3),
-        "next_by_parity": parity,
-        "problems": problems,
-    }
-    if previous is not None:
-        diagnostics["previous"] = followed.note if followed is not None else "not needed (nothing doubtful)"
-    diagnostics["ms"] = round((time.perf_counter() - started) * 1000, 1)
-    doubtful_fields = ()
-    if followed is None:  # the previous position did not settle the header
-        doubtful_fields = tuple(name for name, confidence_read in (("splits", header.splits_confidence),
-                                                                   ("score", header.score_confidence))
-                                if confidence_read < DOUBTFUL)
-    return Reading(GAME, state, cells_json, confidence, diagnostics, doubtful_fields)
+    return _HeaderValues(header, splits, splits_from, score, parity, state, boxes, confidence, problems)
 
 
 def read_header(grey: np.ndarray, strokes: Strokes, ink: np.ndarray, geometry: BoardGeometry) -> Header:
@@ -1575,6 +1620,10 @@ class Followed:
     confidence: np.ndarray
     note: str
     problems: list[str]
+    #: False when no reading was reached from the previous position (the reader then reads the
+    #: image alone); ``contradicted`` when the readings were checked and none is reached.
+    reached: bool = True
+    contradicted: bool = False
 
 
 def _value_options(box: tuple[int, int, int, int], read: tuple[int, ...], previous: State,
@@ -1637,7 +1686,7 @@ def follow_previous(previous: State, state: State, boxes: list[list[int]], confi
     split_options = [s for s in split_options if 0 <= s - previous.splits <= PREVIOUS_SPLITS]
     if not split_options:
         return Followed(state, boxes, confidence, f"too far from the previous position "
-                        f"({state.splits - previous.splits} splits) to check", [])
+                        f"({state.splits - previous.splits} splits) to check", [], reached=False)
     steps = [splits - previous.splits for splits in split_options]
     options = [_value_options(tuple(boxes[index][:4]), alternatives.get(tuple(boxes[index][:4]), ()), previous, steps)
                for index in doubtful] + [split_options]
@@ -1658,8 +1707,10 @@ def follow_previous(previous: State, state: State, boxes: list[list[int]], confi
             if len(reached) == 2:
                 break
     if not reached:
-        return Followed(state, boxes, confidence, "no reading of the doubtful cells is reached from the "
-                        "previous position", ["the previous position does not lead to this board"])
+        return Followed(state, boxes, confidence, "no reading is reached from the previous position: "
+                        "the board, split count and score are read from the image alone",
+                        ["the previous position does not lead to this board"],
+                        reached=False, contradicted=True)
     trial, explanation = reached[0]
     settled = confidence.copy()
     if len(reached) == 1:

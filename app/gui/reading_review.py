@@ -94,6 +94,8 @@ FIELD_WORDS = {
     "extent": "The board may continue past the captured region's edge",
     "splits": "The SPLITS count above the board is doubtful",
     "score": "The SCORE above the board is doubtful",
+    "previous": ("The position shown in Kibitz does not lead to this board: the split count and score were "
+                 "read from the image alone"),
 }
 
 

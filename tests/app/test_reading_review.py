@@ -94,3 +94,32 @@ def test_the_review_of_an_splt_header_reading(qtbot):
     qtbot.addWidget(review)
     assert review.summary_label.text().startswith("The SPLITS count above the board is doubtful (read 3, 30% sure).")
     assert "unsure of 0" not in review.summary_label.text()
+
+
+def test_a_screenshot_the_shown_position_does_not_lead_to_opens_the_review_saying_so(qtbot, window, splt_data):
+    # Issue 22: the real imbalance.jpg (a finished game: 87 splits, score 2335) opened while split
+    # 1012 of the 1196 record is shown was loaded as "1012 splits, 16 legal moves", sure. No legal
+    # splits lead from the shown position to this board, so the image is read alone (its own 87
+    # splits) and the review opens saying why instead of loading it.
+    splt = GAMES["splt"]
+    line = splt.parse_sequence((splt_data / "1196seq.txt").read_text(), source="1196seq.txt")
+    shown = line.start
+    for move in line.moves[:1012]:
+        shown = splt.play(shown, move).state
+    assert window.game is splt
+    window.load_position(shown, "record at 1012")
+    analyses = len(window.session.analyses)
+    assert window.capture.open_image_file(str(splt_data / "imbalance.jpg"))
+    qtbot.waitUntil(lambda: window.capture.review is not None, timeout=10000)
+    review: ReadingReview = window.capture.review
+    assert window.state is shown and len(window.session.analyses) == analyses  # nothing loaded
+    reading = review.reading
+    assert not reading.sure and "previous" in reading.doubtful_fields
+    assert (reading.state.splits, reading.state.score) == (87, 2335) and splt.legal_moves(reading.state) == []
+    reason = ("The position shown in Kibitz does not lead to this board: the split count and score were read "
+              "from the image alone.")
+    assert review.summary_label.text().startswith(reason)
+    assert "unsure of 0" not in review.summary_label.text()
+    assert window.message_text() == reason.rstrip(".") + ": check the reading"
+    assert review.board_text().startswith(splt.board_text(reading.state).splitlines()[0])
+    review.close()

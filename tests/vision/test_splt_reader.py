@@ -346,3 +346,54 @@ def test_previous_position_is_not_searched_when_nothing_is_doubtful():
     reading = read("splt", render_board("splt", positions[90], (460, 960), 3.0, 2), previous=positions[89])
     assert reading.state.same_position(positions[90])
     assert reading.diagnostics["previous"] == "not needed (nothing doubtful)"
+
+
+def _record_position(splits: int):
+    """The 1196-split record game after ``splits`` splits."""
+    line = GAME.parse_sequence((DATA / "splt" / "1196seq.txt").read_text(), source="1196seq.txt")
+    state = line.start
+    for move in line.moves[:splits]:
+        state = GAME.play(state, move).state
+    return state
+
+
+@needs_data
+def test_a_previous_position_that_does_not_lead_to_a_real_screenshot_is_not_used(splt_screenshots):
+    """Issue 22: imbalance.jpg (a finished game: 87 splits, score 2335, no legal move) read while
+    split 1012 of the 1196 record is shown. The previous position's split count must not replace
+    the image's own: no legal splits lead from it to this board, so the image is read alone and
+    the reading is doubtful, saying why."""
+    truth = splt_screenshots["imbalance.jpg"]
+    previous = _record_position(1012)
+    assert previous.splits == 1012
+    image = next(case for case in CASES if case.name == "splt/imbalance.jpg").load()
+    alone = read("splt", image)
+    assert alone.sure
+
+    reading = read("splt", image, previous=previous)
+    assert not reading.sure
+    assert "previous" in reading.doubtful_fields
+    assert (reading.cells["splits"], reading.cells["score"]) == (truth["splits"], truth["score"]) == (87, 2335)
+    assert reading.state.same_position(alone.state) and reading.cells == alone.cells
+    assert reading.state.splits == 87 and GAME.legal_moves(reading.state) == []  # game over, as in the image
+    assert reading.diagnostics["splits_from"] == "header"
+    assert "the previous position does not lead to this board" in reading.diagnostics["problems"]
+    assert "read from the image alone" in reading.diagnostics["previous"]
+
+
+@needs_data
+def test_the_169_split_screenshot_after_the_real_158_split_position_is_still_read_sure(splt_screenshots):
+    """The normal case of the rule above: the 6ptblock pair (158 -> 169 splits) read with the
+    left half's position as the previous one is read as before, sure, the previous position not
+    needed; at 0.6 size, where cells are doubtful, the 169-split position itself settles them."""
+    left, right = (next(c for c in CASES if c.name.endswith(half)) for half in ("#left", "#right"))
+    before = read("splt", left.load()).state
+    reading = read("splt", right.load(), previous=before)
+    assert reading.sure and reading.doubtful_fields == ()
+    assert (reading.cells["splits"], reading.cells["score"]) == (169, 13177)
+    assert reading.state.same_position(read("splt", right.load()).state)
+    assert reading.diagnostics["previous"] == "not needed (nothing doubtful)"
+    small = _resized(right.load(), 0.6)
+    settled = read("splt", small, previous=reading.state)
+    assert settled.sure and settled.state.same_position(reading.state)
+    assert settled.diagnostics["previous"] == "reached from the previous position in 0 splits"
