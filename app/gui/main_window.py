@@ -250,24 +250,13 @@ class MainWindow(QMainWindow):
         games keep working)."""
         self._preparing_game = short_name
         game = GAMES[short_name]
-        switching = self._layout_applied and hasattr(self, "game")
-        if switching and self._remember_geometry:
-            self._settings.setValue(self._size_key(), self.size())
-        self.game = game
-        self.ui = GameUi(describe=lambda game, state: "")
-        self.board = PreparingBoard(game, self)
-        self.setCentralWidget(self.board)
-        if self.isVisible():
-            self.board.show()
-        self.advisor_panel.set_game(game, self.ui)
+        switching = self._install_game(game, GameUi(describe=lambda game, state: ""), PreparingBoard(game, self))
         self.advisor_panel.summary_label.setText(PREPARING_TEXT.format(title=game.title))
         self.advisor_panel.set_search_available(None)
         for action in self._position_actions():
             action.setEnabled(False)
         self.position_label.setText(PREPARING_TEXT.format(title=game.title))
-        self.game_picker.setCurrentIndex(self.game_picker.findData(short_name))
         self.analysis_picker.clear()
-        self.setWindowTitle(f"Kibitz — {game.title}")
         if switching:
             self._fit_game_size()
 
@@ -767,22 +756,15 @@ class MainWindow(QMainWindow):
         self.board.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _build_game(self, game: Game) -> None:
-        switching = self._layout_applied and hasattr(self, "game")
-        if switching and self._remember_geometry:
-            self._settings.setValue(self._size_key(), self.size())
-        self.game = game
         # The first start compiles the numba kernels (seconds); do it off the GUI thread so the
         # window paints and reacts meanwhile (later starts only load them from numba's cache).
         # (a plain Python thread: numba kernels run from Qt's pool threads could deadlock with
         # a search thread compiling the same kernels)
         threading.Thread(target=game.warm_up, name="kibitz-warm-up", daemon=True).start()
-        self.ui = ui_for(game.short_name)
-        self.board = self.ui.make_board(game, self)
-        self.board.move_chosen.connect(self.play)
-        self.setCentralWidget(self.board)  # deletes the previous board
-        if self.isVisible():  # (Qt would show it at the next turn of the event loop: lay it out now)
-            self.board.show()
-        self.advisor_panel.set_game(game, self.ui)
+        ui = ui_for(game.short_name)
+        board = ui.make_board(game, self)
+        board.move_chosen.connect(self.play)
+        switching = self._install_game(game, ui, board)
         search = self.ui.search_jobs
         if search is None:
             self.advisor_panel.set_search_available(None)
@@ -791,10 +773,23 @@ class MainWindow(QMainWindow):
         has_editor = self.ui.make_board_editor is not None
         self.edit_board_action.setEnabled(has_editor)
         self._update_search_actions()
-        self.game_picker.setCurrentIndex(self.game_picker.findData(game.short_name))
-        self.setWindowTitle(f"Kibitz — {game.title}")
         if switching:  # the new board gets the room it needs, not what the last one left
             self._fit_game_size()
+
+    def _install_game(self, game: Game, ui: GameUi, board: BoardView) -> bool:
+        """Put ``game``'s ``board`` in the window with ``ui`` (the last game's window size is
+        remembered first); True when it replaces another game's board (a switch)."""
+        switching = self._layout_applied and hasattr(self, "game")
+        if switching and self._remember_geometry:
+            self._settings.setValue(self._size_key(), self.size())
+        self.game, self.ui, self.board = game, ui, board
+        self.setCentralWidget(board)  # deletes the previous board
+        if self.isVisible():  # (Qt would show it at the next turn of the event loop: lay it out now)
+            board.show()
+        self.advisor_panel.set_game(game, ui)
+        self.game_picker.setCurrentIndex(self.game_picker.findData(game.short_name))
+        self.setWindowTitle(f"Kibitz — {game.title}")
+        return switching
 
     def _fill_analysis_picker(self) -> None:
         self.analysis_picker.clear()
