@@ -402,6 +402,7 @@ class MainWindow(QMainWindow):
         self.game_picker = QComboBox()
         self.game_picker.setObjectName("gamePicker")
         self.game_picker.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.game_picker.setToolTip("The game")
         for short_name, game in GAMES.items():
             self.game_picker.addItem(game.title, short_name)
         self.game_picker.activated.connect(self._game_picked)
@@ -537,7 +538,6 @@ class MainWindow(QMainWindow):
         self.buttons_toolbar.setVisible(not compact)
         for label in self._picker_labels:
             label.setVisible(not compact)
-        self.game_picker.setToolTip("The game")
         self.analysis_picker.setMinimumContentsLength(COMPACT_PICKER_LETTERS if compact else ANALYSIS_PICKER_LETTERS)
 
     def _size_key(self) -> str:
@@ -592,10 +592,10 @@ class MainWindow(QMainWindow):
         if self._layout != ANALYSIS_LAYOUT or not self.advisor_dock.isVisible():
             return
         self._settle_layout()
-        natural, minimum = self.board.sizeHint(), self.board.minimumSizeHint()
+        minimum = self.board.minimumSizeHint()
         # the board's height is the right-hand panels' (a board just built is not laid out yet)
         board_height = max(minimum.height(), self.advisor_dock.height())
-        board_width = max(minimum.width(), min(natural.width(), round(natural.width() * board_height / natural.height())))
+        board_width = max(minimum.width(), self._natural_board_width(board_height))
         docks, least, wanted = [self.advisor_dock], [self.advisor_panel.needed_width()], [ADVISOR_WIDTH]
         if self.tree_dock.isVisible() and self.dockWidgetArea(self.tree_dock) == self.dockWidgetArea(self.advisor_dock):
             docks.append(self.tree_dock)
@@ -620,6 +620,11 @@ class MainWindow(QMainWindow):
             widths[1] += spare - round(spare * 0.6)
         self.resizeDocks(docks, widths, Qt.Orientation.Horizontal)
         self._settle_layout()
+
+    def _natural_board_width(self, height: int) -> int:
+        """The board's natural width at ``height`` (its natural shape, never wider than natural)."""
+        natural = self.board.sizeHint()
+        return min(natural.width(), round(natural.width() * height / max(1, natural.height())))
 
     def _update_candidate_actions(self, candidates: list[Any]) -> None:
         """Space and 1-9 act only when there is such a candidate (none while the advisor thinks,
@@ -656,8 +661,7 @@ class MainWindow(QMainWindow):
         alone; the panels give back what they hold beyond what they want first."""
         if self._layout != ANALYSIS_LAYOUT or not self.isVisible():
             return
-        natural = self.board.sizeHint()
-        wanted = min(natural.width(), round(natural.width() * self.board.height() / max(1, natural.height())))
+        wanted = self._natural_board_width(self.board.height())
         spare = self.advisor_dock.width() - max(ADVISOR_WIDTH, self.advisor_panel.needed_width())
         if self.tree_dock.isVisible():
             spare += self.tree_dock.width() - MOVES_WIDTH
