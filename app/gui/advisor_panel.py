@@ -24,10 +24,8 @@ from PySide6.QtCore import (
     QEvent,
     QModelIndex,
     QObject,
-    QRunnable,
     Qt,
     QSize,
-    QThreadPool,
     Signal,
 )
 from PySide6.QtGui import QBrush, QColor, QIcon, QPainter, QPixmap, QTextDocumentFragment
