@@ -23,6 +23,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,9 @@ from engines.files import write_text_atomic
 
 #: Set to 1 to treat every game as prepared (the test suite compiles in its own process).
 IN_PROCESS_ENV = "KIBITZ_PREPARE_IN_PROCESS"
+#: The helper's command line before the game's name.
+HELPER_COMMAND = (sys.executable, "-m", "app.prepare")
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
 PREPARE_MOVES = 12
 SEARCH_SECONDS = 1.0
 STAMP_VERSION = 1
@@ -97,6 +101,14 @@ def is_prepared(short_name: str) -> bool:
     except (OSError, ValueError):
         return False
     return isinstance(stamp, dict) and stamp.get("fingerprint") == fingerprint()
+
+
+def helper_environment(environment: Mapping[str, str]) -> dict[str, str]:
+    """The helper's environment: ``environment`` with this very copy of Kibitz (installed or not)
+    first on the import path, and never asked to count every game as prepared."""
+    helper = {name: value for name, value in environment.items() if name != IN_PROCESS_ENV}
+    helper["PYTHONPATH"] = os.pathsep.join(filter(None, (str(PROJECT_ROOT), environment.get("PYTHONPATH"))))
+    return helper
 
 
 def exercise(game: Game, moves: int = PREPARE_MOVES) -> None:

@@ -33,7 +33,6 @@ from PySide6.QtWidgets import QApplication
 
 from app import cli, prepare
 from app.gui.main_window import MainWindow
-from app.gui.preparation import PROJECT_ROOT
 from app.gui.settings import APPLICATION, ORGANIZATION
 from engines import GAMES
 from engines.files import read_text
@@ -80,8 +79,8 @@ def run(argv: list[str]) -> int:
         # these are checked before any window opens: prepare the kernels first, in a process of
         # their own, as the window would (their cache then serves this process too)
         print(f"kibitz: preparing the {game.title} engine (first use: its kernels compile once)…", file=sys.stderr)
-        subprocess.run([sys.executable, "-m", "app.prepare", game.short_name], check=False, stdout=subprocess.DEVNULL,
-                       env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(PROJECT_ROOT), os.environ.get("PYTHONPATH"))))})
+        subprocess.run([*prepare.HELPER_COMMAND, game.short_name], check=False, stdout=subprocess.DEVNULL,
+                       env=prepare.helper_environment(os.environ))
     try:
         texts = [token for token in re.split(r"[;\s]+", options.moves or "") if token]
         moves = [game.parse_move(token) for token in texts]

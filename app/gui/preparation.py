@@ -11,15 +11,11 @@ ready anyway (its kernels will compile in the window's process, slowly, but the 
 from __future__ import annotations
 
 import os
-import sys
 import time
-from pathlib import Path
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Signal
 
 from app import prepare
-
-PROJECT_ROOT = Path(prepare.__file__).resolve().parents[1]
 
 
 class KernelPreparation(QObject):
@@ -27,12 +23,11 @@ class KernelPreparation(QObject):
 
     ready = Signal(str)  # a game's short name: its kernels load from the cache now
     failed = Signal(str, str)  # short name, what went wrong (the game is declared ready next)
-    started = Signal(str)  # a game's preparation process has started
 
     def __init__(self, parent: QObject | None = None, command: list[str] | None = None) -> None:
         super().__init__(parent)
         # the helper's command line before the game's name (tests put a stand-in here)
-        self._command = command or [sys.executable, "-m", "app.prepare"]
+        self._command = command or list(prepare.HELPER_COMMAND)
         self._ready: set[str] = set()
         self._queue: list[str] = []
         self._process: QProcess | None = None
@@ -45,9 +40,6 @@ class KernelPreparation(QObject):
         if short_name not in self._ready and prepare.is_prepared(short_name):
             self._ready.add(short_name)
         return short_name in self._ready
-
-    def is_preparing(self, short_name: str) -> bool:
-        return short_name == self._current or short_name in self._queue
 
     def request(self, short_name: str, first: bool = False) -> bool:
         """Make sure ``short_name`` gets prepared; True when it is ready already. ``first``
@@ -70,11 +62,9 @@ class KernelPreparation(QObject):
             self._start_next()
             return
         process = QProcess(self)
-        environment = QProcessEnvironment.systemEnvironment()
-        # the helper imports this very copy of Kibitz, installed or not
-        paths = [str(PROJECT_ROOT), *filter(None, environment.value("PYTHONPATH", "").split(os.pathsep))]
-        environment.insert("PYTHONPATH", os.pathsep.join(paths))
-        environment.remove(prepare.IN_PROCESS_ENV)
+        environment = QProcessEnvironment()
+        for variable, value in prepare.helper_environment(os.environ).items():
+            environment.insert(variable, value)
         process.setProcessEnvironment(environment)
         process.setProcessChannelMode(QProcess.ProcessChannelMode.MergedChannels)
         process.finished.connect(lambda code, status, name=name: self._finished(name, code, status))
@@ -82,7 +72,6 @@ class KernelPreparation(QObject):
         self._process, self._current = process, name
         self._started_at = time.perf_counter()
         process.start(self._command[0], [*self._command[1:], name])
-        self.started.emit(name)
 
     def _error(self, name: str, error: QProcess.ProcessError) -> None:
         if error == QProcess.ProcessError.FailedToStart and self._current == name:

@@ -121,7 +121,7 @@ def test_a_real_cold_start_prepares_in_the_helper_process_and_opens_the_game(tmp
 
     environment = {key: value for key, value in os.environ.items() if key != prepare.IN_PROCESS_ENV}
     environment.update(NUMBA_CACHE_DIR=str(tmp_path / "numba-cache"), QT_QPA_PLATFORM="offscreen",
-                       PYTHONPATH=str(preparation.PROJECT_ROOT))
+                       PYTHONPATH=str(prepare.PROJECT_ROOT))
     finished = subprocess.run([sys.executable, "-c", COLD_CHILD], env=environment, capture_output=True,
                               text=True, timeout=240)
     assert finished.returncode == 0, finished.stderr[-2000:]
