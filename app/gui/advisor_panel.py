@@ -199,7 +199,6 @@ class AdvisorPanel(QWidget):
         self._candidates: list[Any] = []
         self._compact = False
         self._hovered_row: int | None = None
-        self._extra_columns = 0
         self._search_name: str | None = None
         self._search_running = False
 
@@ -346,7 +345,6 @@ class AdvisorPanel(QWidget):
         self._rollout_cache.clear()
         self._rollout_token += 1
         self._hovered_row = None
-        self._extra_columns = len(ui.candidate_columns)
         headers = ["#", "Move", ui.score_header, "Loss", *(column.header for column in ui.candidate_columns)]
         self._rows = _Rows()
         self.table.clear()
@@ -654,8 +652,8 @@ class AdvisorPanel(QWidget):
 
     # -- compact mode ----------------------------------------------------------------------------
     def set_compact(self, compact: bool) -> None:
-        """Compact: the first five candidates, only the game columns marked compact, no detail area (for the layout
-        beside the real game)."""
+        """Compact: the first five candidates, only the game columns marked compact, no detail
+        area (for the layout beside the real game)."""
         self._compact = bool(compact)
         self._apply_compact()
 
