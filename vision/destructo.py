@@ -64,6 +64,7 @@ from engines.destructo.levels import LEVEL_TABLE
 from engines.destructo.notation import board_text
 from engines.destructo.rules import COLOURLESS, Boulder, group_at, removal
 from engines.errors import NotationError
+from vision import grid
 from vision.images import as_bgr
 from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
 
@@ -229,88 +230,6 @@ def _gap_profile(grey: np.ndarray, axis: int, reach: int) -> np.ndarray:
     return (ridge > GAP_CONTRAST).mean(axis=0)
 
 
-def _autocorrelation(profile: np.ndarray) -> np.ndarray:
-    """The profile's normalised autocorrelation (each lag averaged over its overlap)."""
-    centred = profile - profile.mean()
-    n = len(centred)
-    spectrum = np.fft.rfft(centred, 2 * n)
-    correlation = np.fft.irfft(spectrum * np.conj(spectrum))[:n] / np.arange(n, 0, -1)
-    return correlation / correlation[0] if correlation[0] > 0 else correlation * 0
-
-
-def _period(profile: np.ndarray) -> int | None:
-    """The profile's period in whole pixels: the shortest autocorrelation peak whose first few
-    multiples are peaks too (a texture inside a boulder repeats at the pitch, never at half of it;
-    the board may fill only part of the image, so only as many multiples as a small board spans).
-    None when nothing repeats."""
-    n = len(profile)
-    correlation = _autocorrelation(profile)
-    scores = {}
-    for lag in range(SHORTEST_PITCH, int(n / 2.4) + 1):
-        if correlation[lag] < correlation[lag - 1] or correlation[lag] < correlation[lag + 1]:
-            continue
-        multiples = []
-        for k in range(1, min(COMB_MULTIPLES, int(0.75 * n / lag)) + 1):
-            low, high = int(k * (lag - 0.5)) - 1, int(np.ceil(k * (lag + 0.5))) + 1  # the k-th peak is there
-            multiples.append(correlation[low:min(high, n - 1) + 1].max())
-        scores[lag] = float(np.mean(multiples))
-    if not scores or max(scores.values()) < REPEATS_ENOUGH:
-        return None
-    best = max(scores.values())
-    return min(lag for lag, score in scores.items() if score >= 0.8 * best)
-
-
-def _boundaries(profile: np.ndarray, period: int) -> tuple[float, float]:
-    """The cell boundaries from a gap profile: from the strongest gap, step by the pitch to the
-    strongest gap near each next place (the pitch re-fitted as they come, so a whole-pixel
-    ``period`` does not drift), then a straight line through them. Returns (the first boundary,
-    in [0, pitch), the pitch)."""
-    n = len(profile)
-    strong = STRONG_GAP * float(profile.max())
-
-    def gap_near(position: float, pitch: float) -> float | None:
-        low, high = max(1, int(position - 0.2 * pitch)), min(n - 1, int(position + 0.2 * pitch) + 1)
-        if high - low < 2:
-            return None
-        top = low + int(np.argmax(profile[low:high]))
-        if profile[top] < strong:
-            return None
-        side = profile[top - 1:top + 2]
-        curvature = side[0] - 2 * side[1] + side[2]
-        return top + (0.5 * (side[0] - side[2]) / curvature if curvature < 0 else 0.0)
-
-    anchor = float(np.argmax(profile))
-    found = {0: anchor}
-    pitch = float(period)
-    for direction in (1, -1):
-        k = 0
-        while True:
-            k += direction
-            predicted = anchor + k * pitch
-            if not -0.5 * pitch < predicted < n + 0.5 * pitch:
-                break
-            position = gap_near(predicted, pitch)
-            if position is None:
-                continue
-            found[k] = position
-            fitted = _line(found)[0]
-            if 0.9 * period <= fitted <= 1.1 * period:
-                pitch = fitted
-    if len(found) >= 2:
-        pitch, anchor = _line(found)
-    return anchor % pitch, pitch
-
-
-def _line(points: dict[int, float]) -> tuple[float, float]:
-    """Least-squares slope and intercept of points {k: position} (plain arithmetic: a LAPACK call
-    per gap would cost more than the fit)."""
-    k = np.fromiter(points.keys(), float)
-    x = np.fromiter(points.values(), float)
-    spread = ((k - k.mean()) ** 2).sum()
-    slope = float(((k - k.mean()) * (x - x.mean())).sum() / spread) if spread else 0.0
-    return slope, float(x.mean() - slope * k.mean())
-
-
 def find_lattice(bgr: np.ndarray) -> Lattice:
     """The boulder lattice of the image, covering every whole cell in it; NoBoardFound if none.
     Searched on a copy at most WORK_SIDES[0] pixels long, else on a larger one; small boulders
@@ -369,12 +288,12 @@ def _lattice_at(bgr: np.ndarray, scale: float) -> tuple[Lattice, tuple[int, int,
         raise NoBoardFound("the image is uniform: no boulders")
     x0, y0, x1, y1 = _busy_box(grey)
     region = grey[y0:y1, x0:x1]
-    period_x, period_y = _period(_edge_profile(region, 1)), _period(_edge_profile(region, 0))
+    period_x, period_y = grid.period(_edge_profile(region, 1), SHORTEST_PITCH, COMB_MULTIPLES, REPEATS_ENOUGH), grid.period(_edge_profile(region, 0), SHORTEST_PITCH, COMB_MULTIPLES, REPEATS_ENOUGH)
     if period_x is None or period_y is None:
         raise NoBoardFound("no repeating grid of boulders (the image does not repeat across or down)")
     reach = max(2, round(GAP_REACH * period_y))
-    left, pitch_x = _boundaries(_gap_profile(region, 1, reach), period_x)
-    top, pitch_y = _boundaries(_gap_profile(region, 0, reach), period_y)
+    left, pitch_x = grid.regular_lines(_gap_profile(region, 1, reach), period_x, STRONG_GAP)
+    top, pitch_y = grid.regular_lines(_gap_profile(region, 0, reach), period_y, STRONG_GAP)
     aspect = pitch_x / pitch_y
     if not ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1]:
         raise NoBoardFound(f"the repeating cells are {pitch_x / scale:.0f} x {pitch_y / scale:.0f} px (width over "

@@ -57,6 +57,8 @@ from engines.errors import NotationError
 from engines.hatetris import reference
 from engines.hatetris.pieces import CELLS, PIECE_INDEX, PIECES
 from engines.hatetris.state import BAR, DEFAULT_RULES, State
+from vision.colour import label_table, labels, shrink_to, srgb_to_lab
+from vision.grid import even_lines, run_centres
 from vision.images import as_bgr
 from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
 
@@ -166,58 +168,30 @@ class CellVotes:
 
 
 # -- colours -------------------------------------------------------------------------------------
-def srgb_to_lab(rgb: np.ndarray) -> np.ndarray:
-    """CIE Lab (D65) of sRGB colours given in 0..1, shape (..., 3)."""
-    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
-    to_xyz = np.array([[0.4124564, 0.3575761, 0.1804375],
-                       [0.2126729, 0.7151522, 0.0721750],
-                       [0.0193339, 0.1191920, 0.9503041]])
-    xyz = linear @ to_xyz.T / np.array([0.95047, 1.0, 1.08883])
-    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
-    return np.stack([116 * f[..., 1] - 16, 500 * (f[..., 0] - f[..., 1]), 200 * (f[..., 1] - f[..., 2])], axis=-1)
-
-
-@functools.lru_cache(maxsize=1)
-def _label_table() -> np.ndarray:
-    """The class of every colour quantised to 5 bits per channel (index b << 10 | g << 5 | r)."""
-    levels = (np.arange(32) * 8 + 4) / 255.0
-    b, g, r = np.meshgrid(levels, levels, levels, indexing="ij")
-    lab = srgb_to_lab(np.stack([r, g, b], axis=-1).reshape(-1, 3))
+def _classify(lab: np.ndarray) -> np.ndarray:
+    """The class of each Lab colour: the nearest reference colour within MATCH_DISTANCE, else OTHER."""
     best = np.full(lab.shape[0], np.inf)
-    labels = np.full(lab.shape[0], OTHER, dtype=np.uint8)
+    classes = np.full(lab.shape[0], OTHER, dtype=np.uint8)
     for cls, colours in REFERENCE_RGB.items():
         for colour in colours:
             distance = np.linalg.norm(lab - srgb_to_lab(np.array(colour) / 255.0), axis=1)
             closer = (distance < best) & (distance <= MATCH_DISTANCE)
-            labels[closer] = cls
+            classes[closer] = cls
             best = np.where(closer, distance, best)
-    return labels
+    return classes
 
 
-#: Each channel's part of the label table's index (its top 5 bits, shifted into place).
-_CHANNEL_INDEX = tuple((np.arange(256, dtype=np.uint16) >> 3) << shift for shift in (10, 5, 0))
+@functools.lru_cache(maxsize=1)
+def _label_table() -> np.ndarray:
+    return label_table(_classify)
 
 
 def colour_labels(bgr: np.ndarray) -> np.ndarray:
     """EMPTY / LANDED / LIVE / OTHER for every pixel of a BGR image."""
-    blue, green, red = cv2.split(bgr)
-    index = cv2.add(cv2.add(cv2.LUT(blue, _CHANNEL_INDEX[0]), cv2.LUT(green, _CHANNEL_INDEX[1])),
-                    cv2.LUT(red, _CHANNEL_INDEX[2]))
-    return _label_table()[index]
+    return labels(bgr, _label_table())
 
 
 # -- finding the well ----------------------------------------------------------------------------
-def _shrunk(bgr: np.ndarray, most_pixels: int) -> tuple[np.ndarray, int]:
-    """``bgr`` averaged over square blocks of pixels so that it has at most ``most_pixels``; the
-    block side."""
-    pixels = bgr.shape[0] * bgr.shape[1]
-    block = max(1, int(np.ceil((pixels / most_pixels) ** 0.5)))
-    if block == 1:
-        return bgr, 1
-    height, width = bgr.shape[0] // block, bgr.shape[1] // block
-    return cv2.resize(bgr[:height * block, :width * block], (width, height), interpolation=cv2.INTER_AREA), block
-
-
 def _frame_candidates(bgr: np.ndarray) -> list[WellGeometry]:
     """Blocks of well-coloured pixels shaped like the well: twice as tall as wide and filled.
 
@@ -225,7 +199,7 @@ def _frame_candidates(bgr: np.ndarray) -> list[WellGeometry]:
     placed on the full image. A row boundary across the whole well where every cell changes
     colour, or the 1 px bar once a screenshot is scaled, blends into colours of no class; so
     blocks of the same left and right edges separated by such a seam are joined first."""
-    overview, block = _shrunk(bgr, FRAME_PIXELS)
+    overview, block = shrink_to(bgr, FRAME_PIXELS)
     mask = (colour_labels(overview) != OTHER).astype(np.uint8)
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     wide = sorted((s for s in stats[1:count].tolist() if s[2] * block >= COLUMNS * MIN_PITCH), key=lambda s: s[1])
@@ -304,37 +278,6 @@ def _bar_candidates(bgr: np.ndarray) -> list[WellGeometry]:
     return found
 
 
-def _line_positions(counts: np.ndarray, minimum: float) -> np.ndarray:
-    """Centres of the runs of indices whose count reaches ``minimum``."""
-    strong = counts >= minimum
-    if not strong.any():
-        return np.zeros(0)
-    edges = np.diff(np.concatenate([[0], strong.astype(np.int8), [0]]))
-    starts = np.flatnonzero(edges == 1)
-    ends = np.flatnonzero(edges == -1)
-    return (starts + ends - 1) / 2.0
-
-
-def _even_lines(positions: np.ndarray, count: int) -> tuple[float, float, int] | None:
-    """The ``count`` evenly spaced lines best supported by ``positions``: (first, step, hits)."""
-    best: tuple[int, float, float] | None = None
-    total = len(positions)
-    for i in range(total):
-        for j in range(total - 1, i, -1):
-            step = (positions[j] - positions[i]) / (count - 1)
-            if step < MIN_PITCH:
-                break
-            expected = positions[i] + step * np.arange(count)
-            nearest = np.abs(positions[None, :] - expected[:, None]).min(axis=1)
-            hits = int((nearest <= max(1.0, 0.08 * step)).sum())
-            if best is None or (hits, step) > (best[0], best[1]):
-                best = (hits, step, positions[i])
-    if best is None:
-        return None
-    hits, step, first = best
-    return first, step, hits
-
-
 def _grid_candidates(bgr: np.ndarray) -> list[WellGeometry]:
     """Kibitz's view: 11 x 21 faint grey grid lines, evenly spaced."""
     mask = cv2.inRange(bgr, (GRID_GREY[0],) * 3, (GRID_GREY[1],) * 3)
@@ -342,12 +285,12 @@ def _grid_candidates(bgr: np.ndarray) -> list[WellGeometry]:
     row_counts = cv2.reduce(mask, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel() // 255
     if column_counts.max() < ROWS * MIN_PITCH * 0.5:
         return []
-    columns = _line_positions(column_counts, max(ROWS * MIN_PITCH * 0.5, 0.35 * column_counts.max()))
-    rows = _line_positions(row_counts, max(COLUMNS * MIN_PITCH * 0.5, 0.35 * row_counts.max()))
+    columns = run_centres(column_counts, max(ROWS * MIN_PITCH * 0.5, 0.35 * column_counts.max()))
+    rows = run_centres(row_counts, max(COLUMNS * MIN_PITCH * 0.5, 0.35 * row_counts.max()))
     if len(columns) < COLUMNS or len(rows) < ROWS - 1 or len(columns) > 60 or len(rows) > 90:
         return []
-    vertical = _even_lines(columns, COLUMNS + 1)
-    horizontal = _even_lines(rows, ROWS + 1)
+    vertical = even_lines(columns, COLUMNS + 1, MIN_PITCH)
+    horizontal = even_lines(rows, ROWS + 1, MIN_PITCH)
     if vertical is None or horizontal is None:
         return []
     (left, pitch_x, hits_x), (top, pitch_y, hits_y) = vertical, horizontal
@@ -591,7 +534,7 @@ def _settle_with_previous(classes: np.ndarray, confidence: np.ndarray, previous:
 # -- the reading ---------------------------------------------------------------------------------
 def _working_copy(bgr: np.ndarray) -> tuple[np.ndarray, float]:
     """The image shrunk by a whole factor to at most WORK_PIXELS, and the scale factor."""
-    working, block = _shrunk(bgr, WORK_PIXELS)
+    working, block = shrink_to(bgr, WORK_PIXELS)
     return working, 1.0 / block
 
 
