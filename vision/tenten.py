@@ -31,6 +31,8 @@ import numpy as np
 from engines.tenten import PIECES, State
 from engines.tenten import reference as rules
 from engines.tenten.pieces import SIZE
+from vision import colour as colour_model
+from vision.colour import delta_e, lab_image, lab_of_hex
 from vision.images import as_bgr
 from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
 
@@ -68,15 +70,9 @@ CLOSING_SIZES = (1, 3, 5, 9, 15, 25)
 PIECE_BY_ROWS = {piece.rows: piece.letter for piece in PIECES}
 
 
-def _lab_of_hex(colour: str) -> np.ndarray:
-    red, green, blue = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
-    pixel = np.array([[[blue, green, red]]], np.float32) / 255
-    return cv2.cvtColor(pixel, cv2.COLOR_BGR2Lab)[0, 0]
-
-
 PALETTE_NAMES = tuple(PIECE_COLOURS)
-PALETTE_LAB = np.array([_lab_of_hex(PIECE_COLOURS[name]) for name in PALETTE_NAMES], np.float32)
-DEFAULT_EMPTY_LAB = _lab_of_hex(EMPTY_COLOUR)
+PALETTE_LAB = np.array([lab_of_hex(PIECE_COLOURS[name]) for name in PALETTE_NAMES], np.float32)
+DEFAULT_EMPTY_LAB = lab_of_hex(EMPTY_COLOUR)
 _MERGED_INDEX = np.array([PALETTE_NAMES.index(SAME_COLOUR.get(name, name)) for name in PALETTE_NAMES], np.int16)
 
 
@@ -332,7 +328,7 @@ def _looks_like_board(image: np.ndarray, value: np.ndarray, geometry: BoardGeome
     ys, xs = cell_samples(geometry, 0.3, 4)
     if ys.max() >= image.shape[0] or xs.max() >= image.shape[1]:
         return False
-    lab = _lab(image[ys, xs])
+    lab = lab_image(image[ys, xs])
     chroma = np.hypot(lab[..., 1], lab[..., 2])
     lightness = np.median(lab[..., 0], axis=2)
     cell_chroma = np.median(chroma, axis=2)
@@ -366,7 +362,7 @@ def read_cells(image: np.ndarray, geometry: BoardGeometry, dragged: DraggedPiece
     ys, xs = cell_samples(geometry, 0.2)
     ys = np.clip(ys, 0, image.shape[0] - 1)
     xs = np.clip(xs, 0, image.shape[1] - 1)
-    samples = _lab(image[ys, xs])  # 10 × 10 × points² × 3
+    samples = lab_image(image[ys, xs])  # 10 × 10 × points² × 3
     visible = np.ones((SIZE, SIZE), np.float32)
     if dragged is not None:
         hidden = _dragged_mask(image.shape[:2], dragged, geometry)[ys, xs]
@@ -421,30 +417,24 @@ def _full_lines(grid: np.ndarray) -> list[list[str | int]]:
 
 
 # -- coloured shapes: the dragged piece and the tray ------------------------------------------------
-def _lab(pixels: np.ndarray) -> np.ndarray:
-    """Lab (L 0..100) of BGR pixels of any shape (last axis the three channels)."""
-    flat = pixels.reshape(1, -1, 3).astype(np.float32) / 255
-    return cv2.cvtColor(flat, cv2.COLOR_BGR2Lab).reshape(pixels.shape)
-
-
 @functools.cache
 def _label_table() -> np.ndarray:
-    """The nearest piece colour (index into PALETTE_NAMES) of every colour on a 32-level-per-channel
-    BGR lattice, -1 for colours too grey or too dark to be a piece's."""
-    levels = (np.arange(32) * 8 + 4).astype(np.uint8)
-    blue, green, red = np.meshgrid(levels, levels, levels, indexing="ij")
-    lab = _lab(np.stack([blue, green, red], axis=-1).reshape(-1, 3))
-    chroma = np.hypot(lab[:, 1], lab[:, 2])
-    distances = ((lab[:, None, :] - PALETTE_LAB[None]) ** 2).sum(axis=2)
-    table = _MERGED_INDEX[distances.argmin(axis=1)]
-    table[(chroma < COLOURED_CHROMA) | (lab[:, 0] < 35)] = -1
-    return table
+    """The nearest piece colour (index into PALETTE_NAMES) of every lattice colour, -1 for colours
+    too grey or too dark to be a piece's."""
+
+    def classify(lab: np.ndarray) -> np.ndarray:
+        chroma = np.hypot(lab[:, 1], lab[:, 2])
+        distances = ((lab[:, None, :] - PALETTE_LAB[None]) ** 2).sum(axis=2)
+        table = _MERGED_INDEX[distances.argmin(axis=1)]
+        table[(chroma < COLOURED_CHROMA) | (lab[:, 0] < 35)] = -1
+        return table
+
+    return colour_model.label_table(classify)
 
 
 def colour_labels(image: np.ndarray) -> np.ndarray:
     """Each pixel's nearest piece colour (index into PALETTE_NAMES), -1 where it is not coloured."""
-    quantised = (image >> 3).astype(np.intp)
-    return _label_table()[(quantised[..., 0] << 10) | (quantised[..., 1] << 5) | quantised[..., 2]]
+    return colour_model.labels(image, _label_table())
 
 
 def _one_colour_regions(labels: np.ndarray) -> np.ndarray:
