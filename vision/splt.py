@@ -72,6 +72,7 @@ import numpy as np
 from engines import GAMES
 from engines.errors import NotationError
 from engines.splt.state import HEIGHT, WIDTH, Box, State
+from vision.grid import autocorrelation
 from vision.images import as_bgr
 from vision.reading import NoBoardFound, Reading
 
@@ -296,6 +297,12 @@ def _crossing(runs: Runs, low: float, high: float, across: bool = False) -> Runs
     return Runs(runs.across[keep], runs.start[keep], runs.end[keep])
 
 
+def _clipped(runs: Runs, low: float, high: float) -> Runs:
+    """The runs that reach into [low, high] along their length, cut to it."""
+    keep = (runs.end > low) & (runs.start < high)
+    return Runs(runs.across[keep], np.maximum(runs.start[keep], low), np.minimum(runs.end[keep], high))
+
+
 def _place(across: Runs, along: Runs, offset: float, cell: float, count: int, size: int, lowest: float) -> float:
     """Where the board's first line goes along one axis: the grid line (``offset`` + k ``cell``,
     at least ``lowest`` cells into the image) that puts the most wall inside the board's
@@ -325,11 +332,22 @@ def _judge(masks: LineMasks, cell: float, shape: tuple[int, int]) -> Candidate |
     # weighed by the square of their length: walls span cells, a header's text only a little
     coherence_x, offset_x = _coherence(vertical.across, vertical.length ** 2, cell)
     coherence_y, offset_y = _coherence(horizontal.across, horizontal.length ** 2, cell)
+    height, width = shape
+    if max(coherence_x, coherence_y) >= MIN_COHERENCE > min(coherence_x, coherence_y):
+        # other lines across the image (a window's panels and toolbars) blur one axis: its
+        # coherence is taken again over the runs crossing the board's span along the other axis
+        if coherence_x >= MIN_COHERENCE:
+            left = _place(vertical, horizontal, offset_x, cell, WIDTH, width, -0.5)
+            inside = _clipped(horizontal, left, left + WIDTH * cell).longer_than(WALL_RUN * cell)
+            coherence_y, offset_y = _coherence(inside.across, inside.length ** 2, cell)
+        else:
+            top = _place(horizontal, vertical, offset_y, cell, HEIGHT, height, -GRID_TOLERANCE)
+            inside = _clipped(vertical, top, top + HEIGHT * cell).longer_than(WALL_RUN * cell)
+            coherence_x, offset_x = _coherence(inside.across, inside.length ** 2, cell)
     if min(coherence_x, coherence_y) < MIN_COHERENCE:
         return None
     # the board's edges: across first, then along with the runs that cross the board's columns,
     # then across again with those that cross its rows (text beside the board is left out)
-    height, width = shape
     # the board may reach past the image's sides (its side lines are often the screen's edges),
     # but its top line, with the header above it, is in the image
     left = _place(vertical, horizontal, offset_x, cell, WIDTH, width, -0.5)
@@ -387,13 +405,46 @@ def _refine(masks: LineMasks, geometry: BoardGeometry) -> BoardGeometry:
     return BoardGeometry(float(left), float(top), float(fitted))
 
 
+#: How many autocorrelation peaks of each axis's wall positions are tried as the cell's side.
+PERIOD_PEAKS = 4
+
+
+def _repeating_pitches(runs: Runs, size: int) -> list[float]:
+    """Pitches at which the long runs of one direction repeat across the image: the strongest
+    peaks of the autocorrelation of their positions (weighed by length), to a tenth of a pixel.
+    A board among other lines (Kibitz's whole window, a desktop) has its walls on one grid even
+    where the longest lines of the image are not the board's."""
+    long = runs.longer_than(2 * MIN_CELL)
+    if long.across.size < 3 or size < 3 * MIN_CELL:
+        return []
+    profile = np.zeros(size)
+    np.add.at(profile, np.clip(np.round(long.across).astype(int), 0, size - 1), long.length)
+    correlation = autocorrelation(profile)
+    lags = np.arange(int(MIN_CELL), min(size // 3, correlation.size - 1))
+    if lags.size == 0:
+        return []
+    peak = (correlation[lags] >= correlation[lags - 1]) & (correlation[lags] >= correlation[lags + 1])
+    lags = lags[peak]
+    best = lags[np.argsort(-correlation[lags])[:PERIOD_PEAKS]]
+    pitches = []
+    for lag in best.tolist():
+        before, at, after = correlation[lag - 1:lag + 2]
+        curvature = before - 2 * at + after
+        pitches.append(lag + (0.5 * (before - after) / curvature if curvature < 0 else 0.0))
+    return pitches
+
+
 def find_board(masks: LineMasks, shape: tuple[int, int]) -> Candidate | None:
-    """The best board the line masks show, or None."""
+    """The best board the line masks show, or None. The cell's side is tried at what the longest
+    lines suggest (the dotted line spans 8 cells, a wall up to 16) and at the pitches the walls
+    repeat at."""
     pitches = set()
     for extent in _line_extents(masks.horizontal_runs, False):
         pitches.update((extent / WIDTH, extent / (WIDTH // 2)))
     for extent in _line_extents(masks.vertical_runs, True):
         pitches.update((extent / HEIGHT, extent / WIDTH))
+    pitches.update(_repeating_pitches(masks.vertical_runs, shape[1]))
+    pitches.update(_repeating_pitches(masks.horizontal_runs, shape[0]))
     best: Candidate | None = None
     for cell in sorted(pitches):
         if cell < MIN_CELL:
