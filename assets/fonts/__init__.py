@@ -27,8 +27,10 @@ DEJAVU_SANS_BOLD = "DejaVuSans-Bold.ttf"
 #: Clear Sans: the original 2048 page's font; Kibitz's 2048 view.
 CLEAR_SANS = "ClearSans-Regular.ttf"
 CLEAR_SANS_BOLD = "ClearSans-Bold.ttf"
+#: DejaVu Serif Bold: the lettering of Kibitz's Destruct-o-Match view.
+DEJAVU_SERIF_BOLD = "DejaVuSerif-Bold.ttf"
 #: Every shipped text font (the replay-code font, KibitzBase2048, is the sequence editor's).
-TEXT_FONTS = (LIBERATION_SANS, DEJAVU_SANS, DEJAVU_SANS_BOLD, CLEAR_SANS, CLEAR_SANS_BOLD)
+TEXT_FONTS = (LIBERATION_SANS, DEJAVU_SANS, DEJAVU_SANS_BOLD, CLEAR_SANS, CLEAR_SANS_BOLD, DEJAVU_SERIF_BOLD)
 
 
 def font_data(file_name: str) -> bytes:

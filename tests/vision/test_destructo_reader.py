@@ -385,3 +385,14 @@ def test_boulders_up_to_the_capture_edge_are_not_taken_as_the_whole_board(truth)
     # following a game whose board has this size, the edge says nothing new
     previous = read("destructo", framed).state
     assert read("destructo", case.load(), previous=previous).doubtful_fields == ()
+
+
+def test_kibitz_view_letters_with_the_shipped_fonts(qapp):
+    """The view's lettering (and the "×3" icon the templates hold) is the files in assets/fonts,
+    never whatever font of that name the machine has or lacks."""
+    from app.gui.games.destructo import painting
+    from assets.fonts import DEJAVU_SANS, DEJAVU_SANS_BOLD, DEJAVU_SERIF_BOLD, draws_with
+
+    assert draws_with(painting.font(20), DEJAVU_SANS)
+    assert draws_with(painting.font(20, bold=True), DEJAVU_SANS_BOLD)
+    assert draws_with(painting.font(20, bold=True, serif=True), DEJAVU_SERIF_BOLD)

@@ -208,7 +208,7 @@ DIGIT_RENDER_PIXELS = 120
 def digit_sheet() -> np.ndarray:
     """The ten digit glyphs of DIGIT_FONT side by side, grey 0..255 (a QGuiApplication must exist)."""
     from PySide6.QtCore import QRect, Qt
-    from PySide6.QtGui import QColor, QImage, QPainter
+    from PySide6.QtGui import QColor, QFont, QImage, QPainter
 
     side = 2 * DIGIT_RENDER_PIXELS
     glyphs = []
@@ -216,7 +216,10 @@ def digit_sheet() -> np.ndarray:
         image = QImage(side, side, QImage.Format.Format_Grayscale8)
         image.fill(0)
         painter = QPainter(image)
-        painter.setFont(qt_font(DIGIT_FONT_FILE, DIGIT_RENDER_PIXELS))
+        digit_font = qt_font(DIGIT_FONT_FILE, DIGIT_RENDER_PIXELS)
+        # unhinted: the hinting the machine's fontconfig asks for would move the outlines
+        digit_font.setHintingPreference(QFont.HintingPreference.PreferNoHinting)
+        painter.setFont(digit_font)
         painter.setPen(QColor(255, 255, 255))
         painter.drawText(QRect(0, 0, side, side), Qt.AlignmentFlag.AlignCenter, digit)
         painter.end()

@@ -39,6 +39,7 @@ from PySide6.QtGui import (
 from app.gui.cell_outline import outline_edges
 from app.gui.games.destructo.advice import BEST_RGB
 from app.gui.games.destructo.layout import DestructoLayout
+from assets.fonts import DEJAVU_SANS, DEJAVU_SANS_BOLD, DEJAVU_SERIF_BOLD, qt_font
 from engines.destructo.rules import (EXPLODE, FILL, INDESTRUCTIBLE, MORPH, MULTIPLY, OVERKILL, SHUFFLE, TIMER, UNDO, WILD,
                                      Boulder)
 
@@ -78,8 +79,10 @@ BADGE = QColor(250, 246, 236)
 BADGE_TEXT = QColor("#1b1713")
 HALO = QColor(15, 12, 10, 210)
 
-FONT_FAMILIES = ["Georgia", "DejaVu Serif", "Times New Roman", "serif"]
-UI_FONT_FAMILIES = ["Helvetica Neue", "Arial", "DejaVu Sans", "sans-serif"]
+#: The view's lettering, from the files shipped in assets/fonts (never the machine's fonts): the
+#: level, score, board messages and end tablet in DejaVu Serif Bold, the rest in DejaVu Sans.
+SERIF_FONT = DEJAVU_SERIF_BOLD
+UI_FONT, UI_BOLD_FONT = DEJAVU_SANS, DEJAVU_SANS_BOLD
 
 #: The icon's square against the boulder's height (the dark boulders' icons fill more of them).
 ICON_SHARES = {EXPLODE: 0.95, WILD: 0.92, MORPH: 0.86, OVERKILL: 0.95, TIMER: 0.8}
@@ -103,10 +106,12 @@ def stone_colour(name: str | None) -> QColor:
 
 
 def font(pixels: float, bold: bool = False, serif: bool = False) -> QFont:
-    result = QFont()
-    result.setFamilies(FONT_FAMILIES if serif else UI_FONT_FAMILIES)
-    result.setPixelSize(max(7, round(pixels)))
-    result.setBold(bold)
+    """A shipped font at ``pixels`` (at least 7): DejaVu Serif Bold if ``serif`` (its only weight
+    shipped), else DejaVu Sans or DejaVu Sans Bold. Unhinted, because the hinting the machine's
+    fontconfig asks for moves glyph outlines, and the "×3" icon is one of the boulders the reader's
+    templates of this view hold."""
+    result = qt_font(SERIF_FONT if serif else UI_BOLD_FONT if bold else UI_FONT, max(7, round(pixels)))
+    result.setHintingPreference(QFont.HintingPreference.PreferNoHinting)
     return result
 
 
