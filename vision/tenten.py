@@ -32,6 +32,7 @@ from engines.tenten import PIECES, State
 from engines.tenten import reference as rules
 from engines.tenten.pieces import SIZE
 from vision import colour as colour_model
+from vision import grid as grid_finder
 from vision.colour import delta_e, lab_image, lab_of_hex
 from vision.images import as_bgr
 from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
@@ -247,40 +248,68 @@ class Region:
 
 # -- the board -------------------------------------------------------------------------------------
 def find_board(image: np.ndarray) -> BoardGeometry:
-    """The board's square: the blob of pixels brighter than the page, joined across the gaps
-    between cells, which shows 10 × 10 cells. Raises :class:`NoBoardFound`."""
-    value = _brightness(image)
-    brightness = cv2.blur(value, (3, 3))
-    cumulative = np.cumsum(np.bincount(brightness.ravel(), minlength=256))
-    # the page is the darkest large area: the darkest 5 % of the image, or (when the game's page
-    # is a small part of a brighter screen) its darkest 0.5 %
-    pages = sorted({int(np.searchsorted(cumulative, share * brightness.size)) for share in (0.05, 0.005)},
-                   reverse=True)
-    if len(pages) == 2 and pages[0] - pages[1] < 6:
-        pages = pages[:1]
+    """The board's square: the blob of pixels that differ from the page (empty cells lighter than a
+    dark page or darker than a light one, filled cells in colour), joined across the gaps between
+    cells, which shows 10 × 10 cells at even steps. Raises :class:`NoBoardFound`."""
+    smooth = cv2.blur(image, (3, 3))
     tried: set[tuple[int, int, int]] = set()
-    for page in pages:
-        geometry = _board_blob(image, value, (brightness > page + 12).astype(np.uint8), tried)
+    for page in page_colours(smooth):
+        apart = (_distance_from(smooth, page) > PAGE_APART).astype(np.uint8)
+        # the gaps between cells are a pixel or two at a small scale: judged unblurred
+        geometry = _board_blob(image, _distance_from(image, page), apart, page, tried)
         if geometry is not None:
             return geometry
     raise NoBoardFound("no 10 × 10 grid of cells found (no square blob of cells with nine even gaps each way)")
 
 
-def _board_blob(image: np.ndarray, value: np.ndarray, bright: np.ndarray, tried: set[tuple[int, int, int]]
-                ) -> BoardGeometry | None:
-    """The first square blob of ``bright`` pixels that is a board, joining cells across ever wider
+#: A pixel differs from the page when one of its channels is more than this apart (light grey empty
+#: cells #ebebeb are 15-20 from a white or near-white page; a dark page's empty cells about 34 from it).
+PAGE_APART = 12
+#: The colours that may be the game's page: the most common lattice colours, each covering at
+#: least this share of the image (a game in a window on a desktop, or in a web page, has a page
+#: that is not the image's most common colour).
+PAGE_SHARE = 0.005
+PAGE_CANDIDATES = 5
+_LATTICE_INDEX = np.arange(1 << (3 * colour_model.LATTICE_BITS), dtype=np.int32)
+
+
+def page_colours(image: np.ndarray) -> list[np.ndarray]:
+    """BGR (float) of the colours that may be the page, most common first."""
+    index = colour_model.labels(image, _LATTICE_INDEX).ravel()
+    counts = np.bincount(index, minlength=len(_LATTICE_INDEX))
+    pixels = image.reshape(-1, 3)
+    found = []
+    for colour in np.argsort(-counts)[:PAGE_CANDIDATES]:
+        if counts[colour] < PAGE_SHARE * len(index):
+            break
+        found.append(pixels[index == colour].mean(axis=0))
+    return found
+
+
+def _distance_from(image: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """Each pixel's largest channel difference from ``colour`` (uint8)."""
+    reference = np.empty_like(image)
+    reference[:] = np.round(colour).astype(np.uint8)
+    difference = cv2.absdiff(image, reference)
+    return np.maximum(np.maximum(difference[..., 0], difference[..., 1]), difference[..., 2])
+
+
+def _board_blob(image: np.ndarray, distance: np.ndarray, apart: np.ndarray, page: np.ndarray,
+                tried: set[tuple[int, int, int]]) -> BoardGeometry | None:
+    """The first square blob of ``apart`` pixels that is a board, joining cells across ever wider
     gaps (CLOSING_SIZES); ``tried`` holds the squares already refused."""
     smallest = 30  # a board under 3 px a cell cannot be read
+    page_lab = lab_image(np.round(page).astype(np.uint8).reshape(1, 1, 3))[0, 0]
     for size in CLOSING_SIZES:
-        joined = bright if size == 1 else cv2.morphologyEx(
-            bright, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=4)
+        joined = apart if size == 1 else cv2.morphologyEx(
+            apart, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
+        count, blobs, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=4)
         order = np.argsort(-stats[1:, cv2.CC_STAT_AREA])[:4] + 1
         for label in order:
             x, y, w, h, area = stats[label]
             if min(w, h) < smallest or area < 0.5 * w * h:
                 continue
-            square = _square_extent(labels[y:y + h, x:x + w] == label)
+            square = _square_extent(blobs[y:y + h, x:x + w] == label)
             if square is None:
                 continue
             left, top, side = x + square[0], y + square[1], square[2]
@@ -289,7 +318,7 @@ def _board_blob(image: np.ndarray, value: np.ndarray, bright: np.ndarray, tried:
                 continue
             tried.add(key)
             geometry = BoardGeometry(left, top, side / SIZE)
-            if _looks_like_board(image, value, geometry):
+            if _looks_like_board(image, distance, page_lab, geometry):
                 return geometry
     return None
 
@@ -313,33 +342,41 @@ def _square_extent(blob: np.ndarray) -> tuple[float, float, float] | None:
     return float(column_span[0]), float(row_span[0]), (width + height) / 2
 
 
-def _looks_like_board(image: np.ndarray, value: np.ndarray, geometry: BoardGeometry) -> bool:
-    """Nine darker gaps at equal steps across and down, and a cell's colour in (nearly) every cell."""
+def _looks_like_board(image: np.ndarray, distance: np.ndarray, page_lab: np.ndarray, geometry: BoardGeometry
+                      ) -> bool:
+    """Nine gaps of the page's colour at equal steps across and down (the grid's period is the
+    square's tenth), and a cell's colour in (nearly) every cell: a piece's colour, or a grey
+    apart from the page."""
     x0, y0 = round(geometry.left), round(geometry.top)
     x1, y1 = round(geometry.right), round(geometry.bottom)
-    board = value[y0:y1, x0:x1]
+    board = distance[y0:y1, x0:x1]
     if board.size == 0 or min(board.shape) < 20:
         return False
-    # the darker tenth of each column (row) of pixels: a gap is dark all along, a cell's middle
-    # only where it is empty
+    # the tenth nearest the page of each column (row) of pixels: a gap is the page all along, a
+    # cell's middle never is
     across, down = np.percentile(board, 10, axis=0), np.percentile(board, 10, axis=1)
     if _gap_count(across, geometry.pitch) < 8 or _gap_count(down, geometry.pitch) < 8:
         return False
+    for profile in (across, down):
+        # cut at the median, so that a row of coloured cells does not outweigh the gaps
+        gaps = np.median(profile) - np.minimum(profile, np.median(profile))
+        seen = grid_finder.period(gaps, max(3, int(0.7 * geometry.pitch)))
+        if seen is None or abs(seen - geometry.pitch) > 0.1 * geometry.pitch + 1:
+            return False
     ys, xs = cell_samples(geometry, 0.3, 4)
     if ys.max() >= image.shape[0] or xs.max() >= image.shape[1]:
         return False
-    lab = lab_image(image[ys, xs])
+    lab = np.median(lab_image(image[ys, xs]), axis=2)
     chroma = np.hypot(lab[..., 1], lab[..., 2])
-    lightness = np.median(lab[..., 0], axis=2)
-    cell_chroma = np.median(chroma, axis=2)
-    coloured = (cell_chroma >= COLOURED_CHROMA) & (lightness >= 35)
-    grey = (cell_chroma < 12) & (lightness >= 15) & (lightness <= 70)
+    coloured = (chroma >= COLOURED_CHROMA) & (lab[..., 0] >= 35)
+    grey = (chroma < 12) & (delta_e(lab, page_lab) >= 4)
     cell_like = int((coloured | grey).sum())
     return cell_like >= 90
 
 
 def _gap_count(profile: np.ndarray, pitch: float) -> int:
-    """How many of the nine inner cell boundaries are darker than the middles of both cells."""
+    """How many of the nine inner cell boundaries are nearer the page than the middles of both
+    cells (``profile``: distance from the page)."""
     dips = 0
     half_window = max(1, round(0.12 * pitch))
     for k in range(1, SIZE):
