@@ -16,8 +16,9 @@ How it reads:
    not assumed: they are the block of lattice cells that hold boulders.
 2. **The cells**, every whole lattice cell of the image, are resampled to one size
    (``CELL_WIDTH`` x ``CELL_HEIGHT``), so everything after this works at any scale.
-3. **Colours.** A boulder's colour is the median Lab colour of its central patch (the stones are
-   textured: cracks, facets, highlights) with the grey of its darkest pixels (the outline). The
+3. **Colours.** A boulder's colour is the median Lab colour (``vision.colour``'s, as every grid
+   reader's) of its central patch (the stones are textured: cracks, facets, highlights) with the
+   grey of its darkest pixels (the outline). The
    selected group is drawn washed out towards white; every colour is also tried washed, by as much
    as the outline says (a washed black outline turns grey), so a pale green reads as a selected
    green. Two renderings have their own references (``assets/vision/destructo``, made by
@@ -65,6 +66,7 @@ from engines.destructo.notation import board_text
 from engines.destructo.rules import COLOURLESS, Boulder, group_at, removal
 from engines.errors import NotationError
 from vision import grid
+from vision.colour import lab_image
 from vision.images import as_bgr
 from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
 
@@ -332,18 +334,6 @@ def canvas_of(bgr: np.ndarray, lattice: Lattice) -> np.ndarray:
 
 
 # -- features of the cells ------------------------------------------------------------------------
-def to_lab(bgr: np.ndarray) -> np.ndarray:
-    """CIE Lab with L in 0..100 and a, b around 0 (OpenCV's 8-bit Lab rescaled)."""
-    return _lab_of_bytes(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB))
-
-
-def _lab_of_bytes(lab8: np.ndarray) -> np.ndarray:
-    lab = lab8.astype(np.float32)
-    lab[..., 0] *= 100 / 255
-    lab[..., 1:] -= 128
-    return lab
-
-
 def _cells(image: np.ndarray, rows: int, columns: int, ys: slice, xs: slice) -> np.ndarray:
     """The same window (rows ``ys``, columns ``xs``) of every cell of a canvas, as (cells, pixels,
     channels); only the windows are copied."""
@@ -387,8 +377,7 @@ def icon_vectors(pictures: np.ndarray, shifts: tuple[tuple[int, int], ...] = ((0
 
 def _icon_lab(pictures: np.ndarray) -> np.ndarray:
     count = len(pictures)
-    lab = to_lab(np.ascontiguousarray(pictures).reshape(count * (ICON_HEIGHT + 2), ICON_WIDTH + 2, 3))
-    lab = lab.reshape(count, ICON_HEIGHT + 2, ICON_WIDTH + 2, 3)
+    lab = lab_image(pictures)
     return lab - np.median(lab[:, ::2, ::2].reshape(count, -1, 3), axis=1)[:, None, None, :]
 
 
@@ -417,7 +406,6 @@ def cell_features(canvas: np.ndarray) -> CellFeatures:
     """The features of every CELL_WIDTH x CELL_HEIGHT cell of ``canvas`` (BGR)."""
     rows, columns = canvas.shape[0] // CELL_HEIGHT, canvas.shape[1] // CELL_WIDTH
     count = rows * columns
-    lab8 = cv2.cvtColor(canvas, cv2.COLOR_BGR2LAB)
     grey = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
 
     def window(image: np.ndarray, ys: slice, xs: slice) -> np.ndarray:
@@ -426,7 +414,7 @@ def cell_features(canvas: np.ndarray) -> CellFeatures:
     py, px = round(PATCH_MARGIN * CELL_HEIGHT), round(PATCH_MARGIN * CELL_WIDTH)
     centre_y, centre_x = slice(py, CELL_HEIGHT - py), slice(px, CELL_WIDTH - px)
     every_other_y, every_other_x = slice(py, CELL_HEIGHT - py, 2), slice(px, CELL_WIDTH - px, 2)  # enough for a median
-    median = _lab_of_bytes(np.median(window(lab8, every_other_y, every_other_x), axis=1))
+    median = np.median(lab_image(window(canvas, every_other_y, every_other_x)), axis=1)
     centre_grey = np.median(window(grey, every_other_y, every_other_x)[..., 0], axis=1)
     inner = window(grey, slice(1, CELL_HEIGHT - 1), slice(1, CELL_WIDTH - 1))[..., 0]
     darkest = max(1, int(0.03 * inner.shape[1]))
@@ -444,9 +432,9 @@ def cell_features(canvas: np.ndarray) -> CellFeatures:
     ring = (centre_grey - sides_darkness[2]).astype(np.float32)
     y0, y1 = round(0.25 * CELL_HEIGHT), round(0.75 * CELL_HEIGHT)
     x0, x1 = round(0.1 * CELL_WIDTH), round(0.2 * CELL_WIDTH)
-    ends = np.concatenate([window(lab8, slice(y0, y1), slice(x0, x1)),
-                           window(lab8, slice(y0, y1), slice(CELL_WIDTH - x1, CELL_WIDTH - x0))], axis=1)
-    return CellFeatures(median, dark, ring, _lab_of_bytes(np.median(ends, axis=1)), icon_pictures(canvas))
+    ends = np.concatenate([window(canvas, slice(y0, y1), slice(x0, x1)),
+                           window(canvas, slice(y0, y1), slice(CELL_WIDTH - x1, CELL_WIDTH - x0))], axis=1)
+    return CellFeatures(median, dark, ring, np.median(lab_image(ends), axis=1), icon_pictures(canvas))
 
 
 # -- matching -------------------------------------------------------------------------------------
