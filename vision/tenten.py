@@ -28,7 +28,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from engines.tenten import PIECES, State
+from engines.tenten import BY_LETTER, PIECES, State
 from engines.tenten import reference as rules
 from engines.tenten.pieces import SIZE
 from vision import colour as colour_model
@@ -54,8 +54,9 @@ PIECE_COLOURS = {
 #: A tray colour that is a darker shade of a board colour is named as the board colour.
 SAME_COLOUR = {"dark red": "red"}
 EMPTY_COLOUR = "#454246"
-#: Spec 5: tray pieces are drawn at about 62 % of the board's pitch.
-TRAY_SCALE = 0.62
+#: Tray pieces are drawn at about 62 % of the board's pitch in the dark theme (spec 5), at nearly
+#: the board's in the light one; a tray cell is never smaller than this share of the board's pitch.
+TRAY_SMALLEST_CELL = 0.4
 #: The board is looked for in a copy of the image shrunk to these longer sides in turn (pixels) ...
 OVERVIEW_SIDES = (600, 1600)
 #: ... and read in a crop around it shrunk to this many pixels a cell: plenty for colours and
@@ -151,7 +152,7 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
 
     dragged = find_dragged(labels, geometry)
     grid, colours, confidence, empty_lab = read_cells(crop, geometry, dragged)
-    tray, tray_found = read_tray(labels, geometry)
+    tray, tray_found = read_tray(crop, labels, geometry)
     scores = read_scores(crop, geometry)
 
     diagnostics: dict[str, Any] = {
@@ -521,56 +522,158 @@ def _shape_of_boxes(boxes: list[tuple[int, int, int, int]], pitch: float) -> str
     return PIECE_BY_ROWS.get(rows)
 
 
-def read_tray(colours: np.ndarray, geometry: BoardGeometry
+def read_tray(image: np.ndarray, colours: np.ndarray, geometry: BoardGeometry
               ) -> tuple[list[str | None], list[dict[str, Any]]]:
     """The three tray slots under the board, left to right: a piece letter or None.
 
     Coloured blobs under the board (the cells of a piece joined across their thin gaps) are
-    measured on the tray's pitch (TRAY_SCALE of the board's); each must be of one colour, sit
-    where a tray piece sits and fill exactly the cells of one of the 19 pieces."""
+    pieces. The tray's scale differs between looks (about 0.62 of the board's in the dark theme,
+    nearly the board's in the light one, less for a piece too wide for its slot), so each piece's
+    cells are counted by the gaps across it (:func:`_cells_along`), then its drawing is read on
+    that many cells a side. Each must be of one colour, with square cells, and fill exactly the
+    cells of one of the 19 pieces; a coloured blob that is not is reported ``"unread"``."""
     pitch = geometry.pitch
-    cell = TRAY_SCALE * pitch
-    x0 = max(0, round(geometry.left - 0.5 * pitch))
-    x1 = round(geometry.right + 0.5 * pitch)
+    x0 = max(0, round(geometry.left - 1.0 * pitch))
+    x1 = round(geometry.right + 1.0 * pitch)
     y0 = round(geometry.bottom + 0.15 * pitch)
-    y1 = round(geometry.bottom + 6.0 * pitch)
+    y1 = round(geometry.bottom + 6.2 * pitch)
     slots: list[str | None] = [None, None, None]
     found: list[dict[str, Any]] = [{"slot": slot + 1, "piece": None} for slot in range(3)]
     if y0 >= colours.shape[0] - 2:
         return slots, found
     labels = colours[y0:y1, x0:x1]
+    patch_image = image[y0:y1, x0:x1]
     coloured = (labels >= 0).astype(np.uint8)
-    joint = max(3, round(0.25 * cell) | 1)
+    joint = max(3, round(0.18 * pitch) | 1)
     joined = cv2.morphologyEx(coloured, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (joint, joint)))
     count, blobs, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=4)
+    shapes = []
     for label in range(1, count):
         x, y, w, h, area = stats[label]
         middle_y = y0 + y + h / 2 - geometry.bottom
-        if min(w, h) < 0.7 * cell or max(w, h) > 5.6 * cell or not 0.8 * pitch <= middle_y <= 4.6 * pitch:
+        # a tray cell is at least 0.5 of the board's pitch in every look (0.62 x 0.86 in the dark one)
+        if min(w, h) < TRAY_SMALLEST_CELL * pitch or max(w, h) > 5.2 * pitch or not 0.8 * pitch <= middle_y <= 4.6 * pitch:
             continue
-        inside = (blobs[y:y + h, x:x + w] == label) & (coloured[y:y + h, x:x + w] > 0)
-        columns, rows = max(1, round(w / cell)), max(1, round(h / cell))
-        if columns > 5 or rows > 5:
-            continue
-        drawing, fill_margin, middles = _sub_cells(inside, rows, columns)
+        blob = blobs[y:y + h, x:x + w] == label
+        inside = blob & (coloured[y:y + h, x:x + w] > 0)
+        shapes.append(_TrayShape((x, y, w, h), blob, inside, labels[y:y + h, x:x + w], patch_image[y:y + h, x:x + w]))
+    # the tray's cell size where some piece shows the gaps between its cells: a piece whose gaps
+    # do not show (too small, blurred) is measured by it, and stays doubtful
+    counted = [shape for shape in shapes if shape.columns and shape.rows]
+    sizes = [size for shape in counted for size in (shape.box[2] / shape.columns, shape.box[3] / shape.rows)
+             if size >= TRAY_SMALLEST_CELL * pitch]
+    cell = float(np.median(sizes)) if sizes else None
+    per_slot: list[list[dict[str, Any]]] = [[], [], []]
+    for shape in shapes:
+        x, y, w, h = shape.box
+        letter, confidence, why = shape.read(cell)
+        if letter is not None and min(w / len(BY_LETTER[letter].rows[0]), h / len(BY_LETTER[letter].rows)) \
+                < TRAY_SMALLEST_CELL * pitch:
+            continue  # a drawing of a piece smaller than the tray's (a legend, an icon)
+        slot = int(np.clip((x0 + x + w / 2 - geometry.left) // (geometry.side / 3), 0, 2))
+        entry = {"slot": slot + 1, "piece": letter, "colour": PALETTE_NAMES[shape.colour],
+                 "confidence": round(confidence, 3), "box_px": [int(x0 + x), int(y0 + y), int(x0 + x + w), int(y0 + y + h)]}
+        if letter is None:
+            entry["unread"] = why
+        per_slot[slot].append(entry)
+    for slot, entries in enumerate(per_slot):
+        pieces = [entry for entry in entries if entry["piece"] is not None]
+        if len(pieces) == 1:
+            found[slot] = pieces[0]
+            slots[slot] = pieces[0]["piece"]
+        elif len(pieces) > 1:
+            # a slot holds one piece: two in it are a piece come apart (or something else)
+            found[slot] = {"slot": slot + 1, "piece": None, "confidence": 0.0,
+                           "unread": f"{len(pieces)} coloured shapes in the slot",
+                           "box_px": [min(e["box_px"][0] for e in pieces), min(e["box_px"][1] for e in pieces),
+                                      max(e["box_px"][2] for e in pieces), max(e["box_px"][3] for e in pieces)]}
+        elif entries:
+            found[slot] = max(entries, key=lambda entry: entry["box_px"][2] - entry["box_px"][0])
+    return slots, found
+
+
+class _TrayShape:
+    """A coloured blob under the board: its box (x, y, w, h) in the tray's band, its cells
+    counted across and down by the gaps between them (None where they do not show)."""
+
+    def __init__(self, box, blob: np.ndarray, inside: np.ndarray, labels: np.ndarray, patch: np.ndarray):
+        self.box, self.blob, self.inside, self.labels = box, blob, inside, labels
+        self.colour = int(np.bincount(labels[inside]).argmax())
+        lab = lab_image(patch)
+        distance = delta_e(lab, np.median(lab[inside & (labels == self.colour)], axis=0))
+        (self.columns, self.clear_across), (self.rows, self.clear_down) = (
+            _cells_along(distance, blob, axis) for axis in (0, 1))
+
+    def read(self, cell: float | None) -> tuple[str | None, float, str]:
+        """The piece letter, the confidence of the reading and, for None, why. ``cell``: the
+        tray's cell size seen on other pieces, for a piece whose gaps do not show."""
+        _, _, width, height = self.box
+        columns, rows = self.columns, self.rows
+        clarity = min(self.clear_across, self.clear_down)
+        if columns is None or rows is None:
+            if cell is None:
+                return None, 0.0, "its cells cannot be counted (no clear gaps between them)"
+            columns, rows = max(1, round(width / cell)), max(1, round(height / cell))
+            fit = max(abs(width / cell - columns), abs(height / cell - rows))
+            if fit > 0.25 or columns > 5 or rows > 5:
+                return None, 0.0, "its cells cannot be counted (no clear gaps, not a whole number of cells)"
+            # measured by another piece's cells only: below DOUBTFUL_BELOW
+            clarity = 0.5 * (1 - 2 * fit)
+        cell_w, cell_h = width / columns, height / rows
+        squareness = 1 - abs(cell_w - cell_h) / max(cell_w, cell_h)
+        if squareness < 0.8:
+            return None, 0.0, f"its {rows} × {columns} cells are not square"
+        drawing, fill_margin, middles = _sub_cells(self.inside, rows, columns)
         letter = PIECE_BY_ROWS.get(drawing)
         if letter is None:
-            continue
+            return None, 0.0, f"no piece is drawn {'/'.join(drawing)}"
         # one colour all over, judged in the cells' middles (their soft edges blend with the page)
-        piece_labels = labels[y:y + h, x:x + w][middles & inside]
-        colour = int(np.bincount(piece_labels).argmax())
-        same_colour = float((piece_labels == colour).mean())
+        same_colour = float((self.labels[middles & self.inside] == self.colour).mean())
         if same_colour < 0.85:
-            continue
-        fit = max(abs(w / cell - columns), abs(h / cell - rows))
-        slot = int(np.clip((x0 + x + w / 2 - geometry.left) // (geometry.side / 3), 0, 2))
-        confidence = round(float(min(fill_margin, 1 - 2 * fit, same_colour)), 3)
-        if slots[slot] is not None and found[slot]["confidence"] >= confidence:
-            continue
-        slots[slot] = letter
-        found[slot] = {"slot": slot + 1, "piece": letter, "colour": PALETTE_NAMES[colour], "confidence": confidence,
-                       "box_px": [int(x0 + x), int(y0 + y), int(x0 + x + w), int(y0 + y + h)]}
-    return slots, found
+            return None, 0.0, "it is not of one colour"
+        return letter, float(min(fill_margin, clarity, same_colour, 2 * squareness - 1)), ""
+
+
+#: A gap between a tray piece's cells stands this much (Lab ΔE) above the cells' own colour at least.
+TRAY_GAP_CONTRAST = 5.0
+
+
+def _cells_along(distance: np.ndarray, blob: np.ndarray, axis: int) -> tuple[int | None, float]:
+    """How many cells a tray piece has across (axis 0: columns) or down (axis 1: rows), from the
+    gaps between them: the profile of how far the blob's pixels are from the piece's colour,
+    column by column (row by row), peaks at every gap. For each count n the gaps are expected at
+    the n-th parts of the blob and the cells' middles between them; the count whose gaps stand
+    out most from its cells' middles is taken. Returns (count, clarity 0..1) or (None, 0)."""
+    weights = blob.sum(axis=axis)
+    profile = np.where(weights > 0, (distance * blob).sum(axis=axis) / np.maximum(weights, 1), 0.0)
+    length = len(profile)
+    trim = max(2, round(0.1 * min(blob.shape)))
+    interior = profile[trim:length - trim] if length > 2 * trim + 2 else profile
+    contrast = float(interior.max() - np.median(interior))
+
+    def middles_max(n: int) -> float:
+        cell = length / n
+        return max(float(profile[int((i + 0.25) * cell):max(int((i + 0.75) * cell), int((i + 0.25) * cell) + 1)].max())
+                   for i in range(n))
+
+    if contrast < TRAY_GAP_CONTRAST:
+        return 1, 1.0
+    best, best_score = None, -np.inf
+    for n in range(2, 6):
+        cell = length / n
+        if cell < 3:
+            break
+        reach = max(1, round(0.12 * cell))
+        gaps = min(float(profile[max(0, round(k * cell) - reach):round(k * cell) + reach + 1].max()) for k in range(1, n))
+        score = gaps - middles_max(n)
+        if score > best_score:
+            best, best_score = n, score
+    # a single cell: nothing in its middle stands out like a gap
+    single = (TRAY_GAP_CONTRAST - (middles_max(1) - np.median(interior)))
+    if best is None or single > best_score:
+        return (1, float(np.clip(single / contrast, 0, 1))) if single > 0 else (None, 0.0)
+    clarity = float(np.clip(best_score / contrast, 0, 1))
+    return (best, clarity) if best_score > 0 else (None, 0.0)
 
 
 def _sub_cells(inside: np.ndarray, rows: int, columns: int) -> tuple[tuple[str, ...], float, np.ndarray]:
