@@ -110,6 +110,12 @@ CELL_INSET = 0.15
 VOID_SHARE = 0.5
 #: Hatching: mean brightness change across the diagonals minus along them (grey levels).
 HATCH_CONTRAST = 5.0
+#: A cell with at least this share of its inside coloured is tinted (Kibitz's highlights and
+#: advice): its hatching is looked for under the colour.
+TINTED = 0.5
+#: A cell whose inside is this grey on average (a plain box's is black) but not hatched is
+#: doubtful.
+GREY_INSIDE = 20.0
 #: A wall is drawn between two cells when the mask covers at least this share of their edge.
 WALL_SHARE = 0.5
 
@@ -209,10 +215,15 @@ def _side_kernel(vertical: bool, offset: int = LINE_OFFSET) -> np.ndarray:
     return kernel.reshape(1, -1) if vertical else kernel.reshape(-1, 1)
 
 
-def _line_mask(grey: np.ndarray, vertical: bool, offset: int = LINE_OFFSET) -> np.ndarray:
+def _line_mask(grey: np.ndarray, vertical: bool, offset: int = LINE_OFFSET, black_beyond: bool = False) -> np.ndarray:
     """Pixels on thin lines of one direction: brighter, after a blur along the line, than the
-    pixels ``offset`` away on both sides."""
+    pixels ``offset`` away on both sides. With ``black_beyond`` the image is taken as black
+    past its edges (a board drawn to the edges of a whole image, Kibitz's board widget grabbed,
+    shows its outline there); otherwise nothing next to the edges is a line."""
     blurred = cv2.blur(grey, (1, LINE_BLUR) if vertical else (LINE_BLUR, 1))
+    if black_beyond:
+        side = cv2.dilate(blurred, _side_kernel(vertical, offset), borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        return cv2.subtract(blurred, side) > LINE_CONTRAST
     side = cv2.dilate(blurred, _side_kernel(vertical, offset), borderType=cv2.BORDER_REPLICATE)
     mask = cv2.subtract(blurred, side) > LINE_CONTRAST
     # next to the image's edge there is nothing to compare with
@@ -245,9 +256,9 @@ def _runs(mask: np.ndarray, vertical: bool) -> Runs:
 def line_masks(grey: np.ndarray) -> LineMasks:
     """The line masks and their runs; only straight pieces of at least LINE_BLUR pixels are
     kept (what the hatching leaves next to a wall would make it look wider than a line)."""
-    vertical = cv2.morphologyEx(_line_mask(grey, True).view(np.uint8), cv2.MORPH_OPEN,
+    vertical = cv2.morphologyEx(_line_mask(grey, True, black_beyond=True).view(np.uint8), cv2.MORPH_OPEN,
                                 np.ones((LINE_BLUR, 1), np.uint8)).view(bool)
-    horizontal = cv2.morphologyEx(_line_mask(grey, False).view(np.uint8), cv2.MORPH_OPEN,
+    horizontal = cv2.morphologyEx(_line_mask(grey, False, black_beyond=True).view(np.uint8), cv2.MORPH_OPEN,
                                   np.ones((1, LINE_BLUR), np.uint8)).view(bool)
     return LineMasks(vertical, horizontal, _runs(vertical, True), _runs(horizontal, False))
 
@@ -482,6 +493,8 @@ class BoardImage:
     geometry: BoardGeometry
     origin: tuple[int, int]
     scale: tuple[float, float]
+    #: the grey levels with annotation colours kept (a tint's hatching shows through)
+    shaded: np.ndarray | None = None
 
     @property
     def line_offset(self) -> int:
@@ -512,21 +525,27 @@ def normal_board(bgr: np.ndarray, found: BoardGeometry) -> BoardImage:
     x1 = max(min(int(np.ceil(found.right + right * cell)), width), x0 + 1)
     y0 = min(max(int(np.floor(found.top - top * cell)), 0), height - 1)
     y1 = max(min(int(np.ceil(found.bottom + bottom * cell)), height), y0 + 1)
-    grey, coloured = _grey_and_colour(bgr[y0:y1, x0:x1])
+    cut = np.ascontiguousarray(bgr[y0:y1, x0:x1])
+    grey, coloured = _grey_and_colour(cut)
+    # the grey levels under a tint too (Kibitz's highlights and advice fill boxes with a
+    # translucent colour: the hatching still shows through)
+    shaded = cv2.cvtColor(cut, cv2.COLOR_BGR2GRAY) if coloured.any() else grey
     factor = NORMAL_CELL / cell
     size = (max(int(round((x1 - x0) * factor)), 1), max(int(round((y1 - y0) * factor)), 1))
     coloured = coloured.view(np.uint8)
     if factor < 0.5:
         # a big board's lines may be a single pixel, which shrinking by area fades into the
         # hatching: it is first halved keeping the brightest pixel of every 2 x 2
-        grey, coloured = _halved_brightest(grey), _halved_brightest(coloured)
+        grey, coloured, shaded = _halved_brightest(grey), _halved_brightest(coloured), _halved_brightest(shaded)
     interpolation = cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR
+    same = shaded is grey
     grey = cv2.resize(grey, size, interpolation=interpolation)
+    shaded = grey if same else cv2.resize(shaded, size, interpolation=interpolation)
     coloured = cv2.resize(coloured, size, interpolation=cv2.INTER_NEAREST) > 0
     sx, sy = size[0] / (x1 - x0), size[1] / (y1 - y0)
     geometry = BoardGeometry((found.left - x0 + 0.5) * sx - 0.5, (found.top - y0 + 0.5) * sy - 0.5,
                              cell * (sx + sy) / 2)
-    return BoardImage(grey, coloured, geometry, (x0, y0), (sx, sy))
+    return BoardImage(grey, coloured, geometry, (x0, y0), (sx, sy), shaded)
 
 
 #: Fitting the grid: a line is looked for this far (in cells) from where the first guess puts it,
@@ -629,8 +648,13 @@ class CellKinds:
     hatch: np.ndarray       # hatching contrast of each cell's inside
 
 
-def classify_cells(grey: np.ndarray, coloured: np.ndarray, geometry: BoardGeometry) -> CellKinds:
-    """White (void), hatched (point block) or black (plain box), per cell, with a margin."""
+def classify_cells(grey: np.ndarray, coloured: np.ndarray, geometry: BoardGeometry,
+                   shaded: np.ndarray | None = None) -> CellKinds:
+    """White (void), hatched (point block) or black (plain box), per cell, with a margin. The
+    hatching is looked for in ``shaded`` (the grey levels with annotation colours kept: a tint
+    lets it show through) when given. A cell grey inside but not hatched (hatching finer than
+    the pixels can show, or a box tinted grey) is doubtful: taken as a point block."""
+    shaded = grey if shaded is None else shaded
     x0, y0, x1, y1 = _cell_patches(geometry, grey.shape, CELL_INSET)
     area = np.maximum((x1 - x0) * (y1 - y0), 1)
     # annotation pixels count neither way (their grey is zeroed, so they are not white)
@@ -639,17 +663,28 @@ def classify_cells(grey: np.ndarray, coloured: np.ndarray, geometry: BoardGeomet
     known_area = np.maximum(_box_sums(known, x0, y0, x1, y1), 1)
     white_share = _box_sums(white, x0, y0, x1, y1) / known_area
     # hatching runs along (1, 1): pixels change little along it, much across it
-    along = cv2.absdiff(grey[1:, 1:], grey[:-1, :-1]).astype(np.int16)
-    across = cv2.absdiff(grey[:-1, 1:], grey[1:, :-1]).astype(np.int16)
-    contrast = cv2.integral(across - along)
     x1c, y1c = np.minimum(x1, grey.shape[1] - 1), np.minimum(y1, grey.shape[0] - 1)
-    hatch = _box_sums(contrast, np.minimum(x0, x1c), np.minimum(y0, y1c), x1c, y1c) / area
+
+    def hatching(image: np.ndarray) -> np.ndarray:
+        along = cv2.absdiff(image[1:, 1:], image[:-1, :-1]).astype(np.int16)
+        across = cv2.absdiff(image[:-1, 1:], image[1:, :-1]).astype(np.int16)
+        return _box_sums(cv2.integral(across - along), np.minimum(x0, x1c), np.minimum(y0, y1c), x1c, y1c) / area
+
+    hatch = hatching(grey)
+    # a cell mostly under a colour is tinted (the grey levels show through); an annotation's
+    # lines over a cell are not its hatching
+    tinted = known_area < (1.0 - TINTED) * area
+    if shaded is not grey and tinted.any():
+        hatch = np.where(tinted, hatching(shaded), hatch)
     empty = (x1 <= x0) | (y1 <= y0)
 
-    kinds = np.where(white_share >= VOID_SHARE, VOID, np.where(hatch >= HATCH_CONTRAST, POINT, PLAIN))
+    inside = _box_sums(cv2.integral(grey), x0, y0, x1, y1) / area
+    hatched = hatch >= HATCH_CONTRAST
+    kinds = np.where(white_share >= VOID_SHARE, VOID, np.where(hatched | (inside >= GREY_INSIDE), POINT, PLAIN))
     void_margin = np.abs(white_share - VOID_SHARE) / VOID_SHARE
     hatch_margin = np.abs(hatch - HATCH_CONTRAST) / HATCH_CONTRAST
-    confidence = np.where(kinds == VOID, void_margin, np.minimum(void_margin, hatch_margin))
+    dark_margin = np.where(hatched, 1.0, (GREY_INSIDE - inside) / (0.5 * GREY_INSIDE))
+    confidence = np.where(kinds == VOID, void_margin, np.minimum(np.minimum(void_margin, hatch_margin), dark_margin))
     confidence = np.clip(confidence, 0.0, 1.0)
     confidence[empty] = 0.0
     return CellKinds(kinds, confidence, white_share, hatch)
@@ -716,12 +751,18 @@ def find_walls(vertical: np.ndarray, horizontal: np.ndarray, geometry: BoardGeom
         starts = np.clip(np.round(along_edge(np.arange(crossing_count)) + end_gap).astype(int), 0, length)
         stops = np.clip(np.round(along_edge(np.arange(1, crossing_count + 1)) - end_gap).astype(int), 0, length)
         share = np.zeros((count - 1, crossing_count))
+        inside = (max(int(np.floor(along_edge(0) - tolerance)), 0),
+                  max(int(np.ceil(along_edge(crossing_count) + tolerance)) + 1, 0))
         for k in range(count + 1):
             a, b = _band(edge(k), tolerance, across)
             if a >= b:
                 continue
             band = lines[a:b]
             stretch = _long_stretches(band.any(axis=0), least, None if drawn is None else drawn[a:b].any(axis=0))
+            # a wall ends at the board's edge (a header digit's bar standing on a line drawn
+            # down from it, a highlight, is not wall)
+            stretch[:inside[0]] = False
+            stretch[inside[1]:] = False
             if stretch.any():
                 # the wall's own pixels: those within ``offset`` of where the band's stretch
                 # peaks (a header digit's bar just above the board's top line stays ink)
@@ -1509,7 +1550,7 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     offset = board.line_offset
     vertical, horizontal = _line_mask(grey, True, offset), _line_mask(grey, False, offset)
     geometry = fit_grid(vertical, horizontal, board.geometry)
-    cells = classify_cells(grey, board.coloured, geometry)
+    cells = classify_cells(grey, board.coloured, geometry, board.shaded)
     walls = find_walls(vertical, horizontal, geometry, offset, board.coloured)
     shapes = group_boxes(cells, walls)
     strokes = Strokes(grey, walls, geometry, offset)
