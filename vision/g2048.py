@@ -88,6 +88,11 @@ TILE_HEX = {
     2: "#eee4da", 4: "#ede0c8", 8: "#f2b179", 16: "#f59563", 32: "#f67c5f", 64: "#f65e3b",
     128: "#edcf72", 256: "#edcc61", 512: "#edc850", 1024: "#edc53f", 2048: "#edc22e",
 }
+#: The glow of the tiles 128 to 2048 over the board around them (spec 5.3: box-shadow in this
+#: colour, up to 0.56 opaque), and how far off that line a pixel may be (RGB).
+GLOW_HEX = "#f3d774"
+GLOW_MAX_ALPHA = 0.6
+GLOW_RESIDUAL = 10.0
 #: The veil each overlay lays over the board (spec 5.4); its alpha is fitted from the board colour.
 OVERLAY_HEX = {"win": "#edc22e", "over": "#eee4da"}
 #: An overlay counts from this alpha on (it fades in from 0 to 0.5 on the page).
@@ -115,6 +120,18 @@ PREVIOUS_CONFIDENCE = 0.8
 #: INK_DISTANCE is not read.
 EXTENT_DISTANCE = 14.0
 INK_DISTANCE = 20.0
+#: A cell is covered (doubtful whatever it reads as) when its background is this far (Lab, times
+#: what an overlay leaves of the contrast) from the colour of the value read, or when more than
+#: FOREIGN_SHARE of the band its number is written in (or FOREIGN_WHOLE_SHARE of its inside,
+#: FOREIGN_INSET in from each side) is farther than FOREIGN_DISTANCE from its background and not on
+#: its digits' line.
+UNLIKE_PALETTE = 26.0
+FOREIGN_INSET = 0.1
+FOREIGN_DISTANCE = 18.0
+FOREIGN_SHARE = 0.025
+FOREIGN_WHOLE_SHARE = 0.3
+#: Where a tile's number is written, from the cell's top (share of its height).
+NUMBER_BAND = (0.25, 0.75)
 
 
 def _rgb(hex_colour: str) -> np.ndarray:
@@ -454,7 +471,14 @@ def board_image(image: np.ndarray, box: tuple[float, float, float, float], colou
     factor = CANONICAL_SIDE / max(w, h)
     crop = _resized(image[y0:y1, x0:x1], factor)
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
-    mask = _colour_mask(lab, colour, tolerance + 2) > 0
+    # the board's colour: its pixels nearest the commonest board colour found (a tile's glow
+    # tints the border and gaps near it, and must not tint the colour an overlay is told by)
+    plain = _colour_mask(cv2.blur(lab, (3, 3)), colour, min(tolerance, 4.0))
+    if cv2.countNonZero(plain) < 16:
+        plain = _colour_mask(lab, colour, tolerance + 2)
+    colour_rgb = np.array(cv2.mean(crop, plain)[2::-1], dtype=np.float32)
+    mask = (_colour_mask(lab, colour, tolerance + 2) > 0) | _glowing_board(crop, colour_rgb)
+    rough = ((x - x0) * factor, (x + w - x0) * factor), ((y - y0) * factor, (y + h - y0) * factor)
     edges = []
     for axis in (0, 1):
         profile = mask.mean(axis=axis)
@@ -462,14 +486,32 @@ def board_image(image: np.ndarray, box: tuple[float, float, float, float], colou
         if len(inside) < 2:
             raise NoBoardFound("the board vanished when measured at full resolution")
         edges.append((int(inside[0]), int(inside[-1]) + 1))
+    # the board is square: a side much shorter than the other lost a border or a gap to a glow
+    # or a cover; the rough box (found on the patch as a whole) tells that side's edges then
+    lengths = [end - start for start, end in edges]
+    for axis in (0, 1):
+        if lengths[axis] < 0.96 * lengths[1 - axis]:
+            start, end = rough[axis]
+            if abs((end - start) - lengths[1 - axis]) < 0.06 * lengths[1 - axis]:
+                edges[axis] = (int(round(start)), int(round(end)))
     (bx0, bx1), (by0, by1) = edges
     patch = mask[by0:by1, bx0:bx1]
     across, down = fit_grid(patch.mean(axis=0)), fit_grid(patch.mean(axis=1))
     if across is None or down is None:
         raise NoBoardFound("the board's grid of cells did not hold at full resolution")
-    colour_rgb = np.array(cv2.mean(crop[by0:by1, bx0:bx1], patch.astype(np.uint8))[2::-1], dtype=np.float32)
     board = Board(float(bx0), float(by0), float(bx1 - bx0), float(by1 - by0), across.gap, down.gap, colour_rgb)
     return BoardImage(lab.astype(np.float32), board, factor, (x0, y0))
+
+
+def _glowing_board(crop: np.ndarray, board_rgb: np.ndarray) -> np.ndarray:
+    """Where the board's colour shows under a tile's glow (the page's 128 to 2048 tiles cast a
+    gold glow over the border and gaps around them): pixels on the line from the board's colour
+    toward the glow's, up to the glow's strongest."""
+    pixels = crop[..., ::-1].astype(np.float32) - board_rgb
+    direction = _rgb(GLOW_HEX) - _rgb(BOARD_HEX)
+    along = pixels @ (direction / float(np.dot(direction, direction)))
+    across = pixels - along[..., None] * direction
+    return (along > -0.03) & (along < GLOW_MAX_ALPHA) & (np.einsum("yxc,yxc->yx", across, across) < GLOW_RESIDUAL ** 2)
 
 
 def find_board(image: np.ndarray) -> Board:
@@ -482,14 +524,19 @@ def fit_overlay(board_rgb: np.ndarray) -> tuple[str | None, float]:
     """Which overlay veils the board, and how strongly: the board's measured colour against the
     page's board colour tinted toward each overlay's colour. (None, 0.0) when there is none."""
     base = _rgb(BOARD_HEX)
+    glow = _rgb(GLOW_HEX) - base
     best: tuple[str | None, float] = (None, 0.0)
     best_residual = OVERLAY_MAX_RESIDUAL
     for name, hex_colour in OVERLAY_HEX.items():
+        # the board seen may be tinted by tiles' glows under the veil: fit both at once
         direction = _rgb(hex_colour) - base
-        alpha = float(np.dot(board_rgb - base, direction) / np.dot(direction, direction))
-        residual = float(np.linalg.norm(board_rgb - base - alpha * direction))
-        if alpha >= OVERLAY_MIN_ALPHA and alpha <= 1.0 and residual < best_residual:
-            best, best_residual = (name, alpha), residual
+        (alpha, glowing), *_ = np.linalg.lstsq(np.stack([direction, glow], axis=1), board_rgb - base, rcond=None)
+        if not 0.0 <= glowing <= GLOW_MAX_ALPHA:
+            glowing = float(np.clip(glowing, 0.0, GLOW_MAX_ALPHA))
+            alpha = float(np.dot(board_rgb - base - glowing * glow, direction) / np.dot(direction, direction))
+        residual = float(np.linalg.norm(board_rgb - base - alpha * direction - glowing * glow))
+        if OVERLAY_MIN_ALPHA <= alpha <= 1.0 and residual < best_residual:
+            best, best_residual = (name, float(alpha)), residual
     return best
 
 
@@ -518,9 +565,12 @@ def tinted_palette(overlay: str | None, alpha: float) -> Palette:
 # -- reading a cell ----------------------------------------------------------------------------------
 @dataclasses.dataclass(frozen=True)
 class CellReading:
-    """What one cell may hold: a cost per value of ``CELL_VALUES`` (lower is likelier)."""
+    """What one cell may hold: a cost per value of ``CELL_VALUES`` (lower is likelier), and why
+    it cannot be trusted whatever the costs say (``covered``: something not of a tile or an empty
+    cell lies on it; None when nothing does)."""
 
     costs: np.ndarray
+    covered: str | None = None
 
     @property
     def order(self) -> np.ndarray:
@@ -532,6 +582,8 @@ class CellReading:
 
     @property
     def confidence(self) -> float:
+        if self.covered:
+            return 0.0
         best, second = self.costs[self.order[:2]]
         return float(np.clip((second - best) / CONFIDENT_MARGIN, 0.0, 1.0))
 
@@ -642,6 +694,8 @@ def read_cells(lab: np.ndarray, board: Board, palette: Palette) -> list[CellRead
     side = int(min(min(w, h) for _, _, w, h in rects))
     corners = [(int(round(x + (w - side) / 2)), int(round(y + (h - side) / 2))) for x, y, w, h in rects]
     cells = np.stack([lab[y:y + side, x:x + side] for x, y in corners])
+    smooth = cv2.blur(lab, (3, 3))  # dithering and JPEG noise averaged out
+    smooth_cells = [smooth[y:y + side, x:x + side] for x, y in corners]
     inset = int(0.12 * side)
     backgrounds = _backgrounds(cells[:, inset:side - inset:2, inset:side - inset:2])
     differences = cells - backgrounds[:, None, None, :]
@@ -671,8 +725,44 @@ def read_cells(lab: np.ndarray, board: Board, palette: Palette) -> list[CellRead
             glyphs = max(glyphs, found)
         if glyphs:
             digit_costs[0] = INK_ON_EMPTY_COST
-        readings.append(CellReading(costs + digit_costs))
+        total = costs + digit_costs
+        chosen = int(np.argmin(total))
+        covered = None
+        if palette_distance[index, chosen] > UNLIKE_PALETTE * palette.contrast:
+            covered = "its colour is no tile's"
+        else:
+            middle, whole = _foreign_shares(smooth_cells[index], backgrounds[index], chosen, palette)
+            if middle > FOREIGN_SHARE or whole > FOREIGN_WHOLE_SHARE:
+                covered = "something lies over it"
+        readings.append(CellReading(total, covered))
     return readings
+
+
+def _foreign_shares(cell: np.ndarray, background: np.ndarray, value_index: int,
+                    palette: Palette) -> tuple[float, float]:
+    """The share of a cell's inside (smoothed Lab) that is neither its background nor the digits
+    on its text line: an overlay's words or buttons, a tile sliding or growing, an ad. Digits are
+    allowed where :func:`glyphs_of` finds them, a little widened. Two shares: in the middle band
+    where a tile's number is written (a cover there may hide it), and over the whole inside (a
+    cover along an edge leaves the number and the colour to be seen)."""
+    side = cell.shape[0]
+    inset = int(FOREIGN_INSET * side)
+    inside = cell[inset:side - inset, inset:side - inset]
+    difference = inside - background
+    far = np.einsum("yxc,yxc->yx", difference, difference) > FOREIGN_DISTANCE ** 2
+    if not far.any():
+        return 0.0, 0.0
+    if CELL_VALUES[value_index]:
+        text = palette.dark_text if DARK_TEXT_VALUES[value_index] else palette.light_text
+        ink = _ink(inside, background, text)
+        if ink is not None:
+            allowed = np.zeros(far.shape, bool)
+            pad = max(2, side // 40)
+            for x, y, w, h in glyphs_of(ink):
+                allowed[max(0, y - pad):y + h + pad, max(0, x - pad):x + w + pad] = True
+            far &= ~allowed
+    band = far[int(NUMBER_BAND[0] * side) - inset:int(NUMBER_BAND[1] * side) - inset]
+    return float(band.mean()), float(far.mean())
 
 
 # -- the SCORE and BEST boxes ------------------------------------------------------------------------
