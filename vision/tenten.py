@@ -279,12 +279,12 @@ def page_colours(image: np.ndarray) -> list[np.ndarray]:
     index = colour_model.labels(image, _LATTICE_INDEX).ravel()
     counts = np.bincount(index, minlength=len(_LATTICE_INDEX))
     pixels = image.reshape(-1, 3)
-    found = []
-    for colour in np.argsort(-counts)[:PAGE_CANDIDATES]:
-        if counts[colour] < PAGE_SHARE * len(index):
-            break
-        found.append(pixels[index == colour].mean(axis=0))
-    return found
+    common = [colour for colour in np.argsort(-counts)[:PAGE_CANDIDATES] if counts[colour] >= PAGE_SHARE * len(index)]
+    if not common:
+        return []
+    # the mean of each common lattice colour's pixels, channel by channel
+    sums = [np.bincount(index, weights=pixels[:, channel], minlength=len(_LATTICE_INDEX))[common] for channel in range(3)]
+    return list(np.stack(sums, axis=1) / counts[common][:, None])
 
 
 def _distance_from(image: np.ndarray, colour: np.ndarray) -> np.ndarray:
@@ -322,11 +322,6 @@ def _board_blob(image: np.ndarray, distance: np.ndarray, apart: np.ndarray, page
             if _looks_like_board(image, distance, page_lab, geometry):
                 return geometry
     return None
-
-
-def _brightness(image: np.ndarray) -> np.ndarray:
-    """Each pixel's brightest channel (HSV's value)."""
-    return np.maximum(np.maximum(image[..., 0], image[..., 1]), image[..., 2])
 
 
 def _square_extent(blob: np.ndarray) -> tuple[float, float, float] | None:
@@ -718,6 +713,9 @@ class Glyph:
     #: GLYPH_SIZE (width, height), float32, 0..1, lightly blurred; None for a mark too wide to be
     #: one digit (digits run together)
     image: np.ndarray | None
+    #: the same mark a little narrower and wider (WIDTH_FACTORS): a small digit's width is blurred
+    #: by a pixel either way, a large part of its width
+    variants: tuple[np.ndarray, ...] = ()
 
 
 def header_numbers(image: np.ndarray, geometry: BoardGeometry) -> list[list[Glyph]]:
@@ -728,9 +726,10 @@ def header_numbers(image: np.ndarray, geometry: BoardGeometry) -> list[list[Glyp
     x0, x1 = max(0, round(geometry.left - 0.5 * pitch)), round(geometry.right)
     if y1 - y0 < 0.4 * pitch or x1 - x0 < pitch:
         return []
-    band = _brightness(image[y0:y1, x0:x1])
-    page = float(np.median(band))
-    ink = np.clip(band.astype(np.float32) - page, 0, None)
+    band = image[y0:y1, x0:x1]
+    # ink is what differs from the page: light digits on the dark theme, dark or coloured ones on
+    # the light theme
+    ink = _distance_from(band, np.median(band.reshape(-1, 3), axis=0)).astype(np.float32)
     count, _, stats, _ = cv2.connectedComponentsWithStats((ink > 30).astype(np.uint8), connectivity=8)
     boxes = [tuple(int(v) for v in stats[label][:4]) for label in range(1, count)
              if 0.4 * pitch <= stats[label][3] <= 0.85 * pitch]
@@ -772,49 +771,89 @@ def _glyph(ink: np.ndarray, box: tuple[int, int, int, int], offset: tuple[int, i
     if w > 0.9 * h:
         return Glyph(corners, None)
     patch = ink[max(0, y - 1):y + h + 1, max(0, x - 1):x + w + 1]
+    return Glyph(corners, normalised_glyph(patch),
+                 tuple(normalised_glyph(patch, factor) for factor in WIDTH_FACTORS if factor != 1.0))
+
+
+#: Glyphs are compared at their own width and at these shares of it.
+WIDTH_FACTORS = (0.85, 1.0, 1.15)
+
+
+def normalised_glyph(patch: np.ndarray, width_factor: float = 1.0) -> np.ndarray:
+    """A digit's ink (float, any scale) cut to where it is at least 40 % of its brightest (so blur
+    does not change its size), scaled to GLYPH_SIZE by its height, centred across, lightly
+    blurred: what templates are compared in."""
     strong = patch >= 0.4 * patch.max()
     rows, columns = np.nonzero(strong.any(axis=1))[0], np.nonzero(strong.any(axis=0))[0]
     patch = patch[rows[0]:rows[-1] + 1, columns[0]:columns[-1] + 1] / patch.max()
     width, height = GLYPH_SIZE
-    scaled_width = max(1, min(width, round(patch.shape[1] * height / patch.shape[0])))
-    scaled = cv2.resize(patch, (scaled_width, height), interpolation=cv2.INTER_AREA)
+    scaled_width = max(1, min(width, round(width_factor * patch.shape[1] * height / patch.shape[0])))
+    scaled = cv2.resize(patch.astype(np.float32), (scaled_width, height), interpolation=cv2.INTER_AREA)
     canvas = np.zeros((height, width), np.float32)
     left = (width - scaled_width) // 2
     canvas[:, left:left + scaled_width] = scaled
-    return Glyph(corners, cv2.GaussianBlur(canvas, (3, 3), 0.8))
+    return cv2.GaussianBlur(canvas, (3, 3), 0.8)
 
 
 @functools.cache
 def digit_templates() -> dict[str, np.ndarray]:
-    """The digit templates of ``assets/vision/tenten`` (made by its ``make_templates.py``)."""
+    """The digit templates cut from the real screenshot (``assets/vision/tenten/digit_<d>.png``,
+    made by its ``make_templates.py``)."""
     folder = resources.files(TEMPLATES)
     listing = json.loads(folder.joinpath("digits.json").read_text())
-    templates = {}
-    for digit in listing["digits"]:
-        data = np.frombuffer(folder.joinpath(f"digit_{digit}.png").read_bytes(), np.uint8)
-        templates[digit] = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE).astype(np.float32) / 255
-    return templates
+    return {digit: _template(folder, f"digit_{digit}.png") for digit in listing["digits"]}
 
 
-def _correlation(a: np.ndarray, b: np.ndarray) -> float:
-    a = a - a.mean()
-    b = b - b.mean()
-    return float((a * b).sum() / max(np.sqrt((a * a).sum() * (b * b).sum()), 1e-9))
+@functools.cache
+def font_digit_templates() -> dict[str, dict[str, np.ndarray]]:
+    """Per shipped font of ``digits.json``'s ``fonts``: the templates of its digits drawn by
+    ``make_templates.py`` from the font file (the game's own font is not shipped)."""
+    folder = resources.files(TEMPLATES)
+    listing = json.loads(folder.joinpath("digits.json").read_text())
+    return {name: {digit: _template(folder, f"{font['prefix']}{digit}.png") for digit in font["digits"]}
+            for name, font in listing.get("fonts", {}).items()}
+
+
+def _template(folder, name: str) -> np.ndarray:
+    data = np.frombuffer(folder.joinpath(name).read_bytes(), np.uint8)
+    return cv2.imdecode(data, cv2.IMREAD_GRAYSCALE).astype(np.float32) / 255
+
+
+@functools.cache
+def all_digit_templates() -> tuple[tuple[str, ...], np.ndarray]:
+    """Every template, the real screenshot's then each shipped font's: their digits and their
+    images flattened, centred and scaled to unit length (rows), so that one product correlates a
+    glyph with all of them."""
+    found = list(digit_templates().items())
+    for templates in font_digit_templates().values():
+        found += list(templates.items())
+    return tuple(digit for digit, _ in found), _unit_rows(np.stack([image.ravel() for _, image in found]))
+
+
+def _unit_rows(rows: np.ndarray) -> np.ndarray:
+    rows = rows - rows.mean(axis=1, keepdims=True)
+    return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-9)
 
 
 def read_number(glyphs: list[Glyph]) -> tuple[int | None, str]:
-    """A run of glyphs as a number, or None and why (a glyph like no template, or like two)."""
-    templates = digit_templates()
+    """A run of glyphs as a number, or None and why (a glyph like no template, or like two
+    digits). Each digit scores its best template (of the real screenshot's or a shipped font's)
+    against the glyph at any of its widths."""
+    names, templates = all_digit_templates()
+    known = "".join(sorted(set(names)))
     digits = ""
     for position, glyph in enumerate(glyphs, start=1):
         if glyph.image is None:
             return None, f"digit {position} runs into the next one"
-        scores = sorted(((_correlation(glyph.image, template), digit) for digit, template in templates.items()),
-                        reverse=True)
-        (best, digit), (second, _) = scores[0], scores[1]
+        images = _unit_rows(np.stack([image.ravel() for image in (glyph.image, *glyph.variants)]))
+        scores = (images @ templates.T).max(axis=0)
+        best_of: dict[str, float] = {}
+        for digit, score in zip(names, scores):
+            best_of[digit] = max(best_of.get(digit, -1.0), float(score))
+        (best, digit), (second, _) = sorted(((score, d) for d, score in best_of.items()), reverse=True)[:2]
         if best < DIGIT_MATCH or best - second < DIGIT_MARGIN:
             return None, (f"digit {position} matches no template well (best {digit} at {best:.2f}, next "
-                          f"{second:.2f}; templates exist for {''.join(sorted(templates))} only)")
+                          f"{second:.2f}; templates exist for {known})")
         digits += digit
     return int(digits), "read"
 
