@@ -88,6 +88,9 @@ INSET = 0.2
 #: Height over width of the well's frame (20 rows of 10 square cells), and the tolerance.
 WELL_ASPECT = ROWS / COLUMNS
 ASPECT_TOLERANCE = 0.08
+#: A narrow page squeezes the well's columns (its table gives way to the text beside it): a frame
+#: may be this much taller for its width than 2:1.
+SQUEEZED = 0.3
 #: A candidate well is a board when this share of its cells read with a clear majority.
 CLEAR_SHARE = 0.5
 MIN_CLEAR_CELLS = 0.9
@@ -202,9 +205,11 @@ def _frame_candidates(bgr: np.ndarray) -> list[WellGeometry]:
     overview, block = shrink_to(bgr, FRAME_PIXELS)
     mask = (colour_labels(overview) != OTHER).astype(np.uint8)
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
-    wide = sorted((s for s in stats[1:count].tolist() if s[2] * block >= COLUMNS * MIN_PITCH), key=lambda s: s[1])
+    components = sorted(stats[1:count].tolist(), key=lambda s: s[1])
     stacks: list[list[int]] = []  # [left, top, width, height, area]
-    for left, top, width, height, area in wide:
+    for left, top, width, height, area in components:
+        if width * block < COLUMNS * MIN_PITCH:
+            continue
         tolerance = max(2, 0.03 * width)
         seam = max(3, 0.3 * width / COLUMNS)
         for stack in stacks:
@@ -218,11 +223,33 @@ def _frame_candidates(bgr: np.ndarray) -> list[WellGeometry]:
                 break
         else:
             stacks.append([left, top, width, height, area])
+    # A top or bottom row whose cells all differ from their neighbours' (a row of alternate landed
+    # and empty cells) is cut apart by the blends between its cells into narrow blocks; each block
+    # inside a stack's columns and touching it extends the stack. Text under the well can touch it
+    # too at small scales, so the stacks before this step stay candidates.
+    grown = [list(stack) for stack in stacks]
+    for stack in grown:
+        tolerance = max(2, 0.03 * stack[2])
+        seam = max(3, 0.3 * stack[2] / COLUMNS)
+        changed = True
+        while changed:
+            changed = False
+            for left, top, width, height, _ in components:
+                bottom = stack[1] + stack[3]
+                if left >= stack[0] - tolerance and left + width <= stack[0] + stack[2] + tolerance \
+                        and top <= bottom + seam and top + height >= stack[1] - seam \
+                        and (top < stack[1] or top + height > bottom):
+                    stack[3] = max(bottom, top + height) - min(stack[1], top)
+                    stack[1] = min(stack[1], top)
+                    changed = True
+    stacks += [stack for stack in grown if stack not in stacks]
     found = []
     for left, top, width, height, area in stacks:
-        if height * block < ROWS * MIN_PITCH or abs(height / width - WELL_ASPECT) > ASPECT_TOLERANCE * WELL_ASPECT:
+        if height * block < ROWS * MIN_PITCH or not -ASPECT_TOLERANCE <= height / width / WELL_ASPECT - 1 <= SQUEEZED:
             continue
-        if area < 0.8 * width * height:
+        # the fill counts every well-coloured pixel in the box: at small scales the blends between
+        # cells of different colours cut a busy stack into several blocks
+        if mask[top:top + height, left:left + width].sum() < 0.8 * width * height:
             continue
         box = (left * block, top * block, (left + width) * block, (top + height) * block)
         x0, y0, x1, y1 = _refined_box(bgr, box, block) if block > 1 else box
@@ -371,7 +398,11 @@ def find_well(bgr: np.ndarray) -> tuple[WellGeometry, CellVotes, float]:
     wells = [entry for entry in judged if entry[2] >= MIN_BAR_SHARE]
     if not wells:
         raise NoBoardFound("a block shaped like a 10 x 20 well, but no red bar on top of its fifth row")
-    geometry, votes, bar = max(wells, key=lambda entry: ((entry[1].classes == LIVE).sum() <= 4, entry[1].quality))
+    # a well placed by its bar alone guesses its row height from its width (cells are square), but a
+    # narrow page squeezes the cells: a frame or grid measured whole is preferred
+    geometry, votes, bar = max(wells, key=lambda entry: ((entry[1].classes == LIVE).sum() <= 4,
+                                                         entry[1].clear_cells >= MIN_CLEAR_CELLS,
+                                                         entry[0].found_by != "bar", entry[1].quality))
     if votes.clear_cells < MIN_CLEAR_CELLS:
         raise NoBoardFound(f"a 10 x 20 well with its bar, but only {votes.clear_cells:.0%} of its cells are "
                            "clearly empty, landed or live")
@@ -496,6 +527,8 @@ def read_score(bgr: np.ndarray, geometry: WellGeometry) -> tuple[int | None, flo
         if min(digit_heights) < 1.15 * letter_heights[len(letter_heights) // 2] \
                 or max(digit_heights) > 1.2 * min(digit_heights):
             continue
+        if x1 == width and words[1][-1][1] >= region.shape[1] - 0.6 * line.shape[0]:
+            return None, 0.0  # the number reaches the image's edge: more digits may be cut off
         digits = []
         for (start, end), (top, bottom) in zip(words[1], digit_rows):
             box = ink[line_start + top:line_start + bottom, start:end]
@@ -590,7 +623,14 @@ def read(image: np.ndarray, previous: Any = None) -> Reading:
     if min(bgr.shape[:2]) < ROWS * MIN_PITCH / 2:
         raise NoBoardFound(f"the image ({bgr.shape[1]} x {bgr.shape[0]}) is too small to hold a readable well")
     working, factor = _working_copy(bgr)
-    geometry, votes, bar = find_well(working)
+    try:
+        geometry, votes, bar = find_well(working)
+    except NoBoardFound:
+        if factor == 1.0:
+            raise
+        # a small well on a large screen (browser zoom 50 %) may be too small once shrunk
+        working, factor = bgr, 1.0
+        geometry, votes, bar = find_well(working)
     classes = votes.classes.copy()
     confidence = votes.confidence.copy()
     diagnostics: dict[str, Any] = {"well": geometry.scaled(factor), "bar_seen": round(float(bar), 2)}
@@ -607,7 +647,10 @@ def read(image: np.ndarray, previous: Any = None) -> Reading:
         diagnostics["state_note"] = ("an engine state has no position for a falling piece: the state is the landed "
                                      "well with this piece as the piece to place")
 
-    score, score_match = read_score(working, geometry)
+    # the score's small print is read at the image's own resolution
+    score, score_match = read_score(bgr, dataclasses.replace(
+        geometry, left=geometry.left / factor, top=geometry.top / factor,
+        pitch_x=geometry.pitch_x / factor, pitch_y=geometry.pitch_y / factor))
     diagnostics["score"] = score
     diagnostics["score_match"] = round(score_match, 3)
     diagnostics["score_source"] = "page" if score is not None else None
