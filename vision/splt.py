@@ -101,8 +101,11 @@ GRID_TOLERANCE = 0.08
 MIN_COHERENCE = 0.85
 MIN_SCORE = 0.2
 #: A board found with cells under CLOSER_CELL pixels on the small copy is looked for again on a
-#: copy of its part of the image (with CLOSER_MARGIN cells around it) at CLOSER_CELL a cell.
+#: copy of its part of the image (with CLOSER_MARGIN cells around it) at CLOSER_LOOK a cell (or
+#: the image's own size, if smaller: a board's one-pixel walls between hatched or tinted boxes
+#: fade when shrunk much).
 CLOSER_CELL = 20.0
+CLOSER_LOOK = 32.0
 CLOSER_MARGIN = 2.5
 #: The part of a cell looked at for its kind: this fraction of the cell is left out on each side.
 CELL_INSET = 0.15
@@ -308,6 +311,13 @@ def _crossing(runs: Runs, low: float, high: float, across: bool = False) -> Runs
     return Runs(runs.across[keep], runs.start[keep], runs.end[keep])
 
 
+def _on_grid(runs: Runs, offset: float, cell: float) -> Runs:
+    """The runs that lie on the grid's lines (walls; the header's digits stand between them)."""
+    off = np.abs((runs.across - offset + 0.5 * cell) % cell - 0.5 * cell)
+    keep = off <= 2 * GRID_TOLERANCE * cell
+    return Runs(runs.across[keep], runs.start[keep], runs.end[keep])
+
+
 def _clipped(runs: Runs, low: float, high: float) -> Runs:
     """The runs that reach into [low, high] along their length, cut to it."""
     keep = (runs.end > low) & (runs.start < high)
@@ -363,11 +373,11 @@ def _judge(masks: LineMasks, cell: float, shape: tuple[int, int]) -> Candidate |
     # but its top line, with the header above it, is in the image
     left = _place(vertical, horizontal, offset_x, cell, WIDTH, width, -0.5)
     columns = (left, left + WIDTH * cell)
-    top = _place(_crossing(horizontal, *columns), _crossing(vertical, *columns, across=True), offset_y, cell, HEIGHT,
-                 height, -GRID_TOLERANCE)
+    top = _place(_clipped(horizontal, *columns), _on_grid(_crossing(vertical, *columns, across=True), offset_x, cell),
+                 offset_y, cell, HEIGHT, height, -GRID_TOLERANCE)
     rows = (top, top + HEIGHT * cell)
-    left = _place(_crossing(vertical, *rows), _crossing(horizontal, *rows, across=True), offset_x, cell, WIDTH, width,
-                  -0.5)
+    left = _place(_clipped(vertical, *rows), _on_grid(_crossing(horizontal, *rows, across=True), offset_y, cell),
+                  offset_x, cell, WIDTH, width, -0.5)
     if top + HEIGHT * cell > height + 0.5 * cell or left + WIDTH * cell < 0.5 * cell or left > width - 0.5 * cell:
         return None
     geometry = BoardGeometry(left, top, cell)
@@ -829,13 +839,43 @@ def group_boxes(cells: CellKinds, walls: Walls) -> BoxShapes:
         ys = [y for _, y in cells_of_box]
         x, y = min(xs), min(ys)
         w, h = max(xs) - x + 1, max(ys) - y + 1
-        if w * h != len(cells_of_box):
-            problems.append(f"the cells joined at ({x},{y}) do not form a rectangle")
-            for cx, cy in cells_of_box:
-                confidence[cy, cx] = 0.0
-        boxes.append((x, y, w, h))
-        box_kinds.append(int(kinds[cells_of_box[0][1], cells_of_box[0][0]]))
+        kind = int(kinds[cells_of_box[0][1], cells_of_box[0][0]])
+        if w * h == len(cells_of_box) and _power_of_two(w) and _power_of_two(h):
+            boxes.append((x, y, w, h))
+            box_kinds.append(kind)
+            continue
+        # a wall was missed (or seen where there is none): the cells are read as boxes the
+        # game can have, all doubtful
+        shape = "a rectangle" if w * h != len(cells_of_box) else "a box with sides of powers of two"
+        problems.append(f"the cells joined at ({x},{y}) do not form {shape}")
+        for cx, cy in cells_of_box:
+            confidence[cy, cx] = 0.0
+        for piece in _possible_boxes(cells_of_box):
+            boxes.append(piece)
+            box_kinds.append(kind)
     return BoxShapes(boxes, box_kinds, voids, confidence, problems)
+
+
+def _power_of_two(side: int) -> bool:
+    return side > 0 and side & (side - 1) == 0
+
+
+def _possible_boxes(cells: list[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
+    """The cells cut into boxes with sides of powers of two: from the top-left cell left, the
+    largest such rectangle of them each time."""
+    left = set(cells)
+    pieces = []
+    while left:
+        x, y = min(left, key=lambda cell: (cell[1], cell[0]))
+        best = (1, 1)
+        for w in (8, 4, 2, 1):
+            for h in (16, 8, 4, 2, 1):
+                if w * h > best[0] * best[1] and all((x + i, y + j) in left for i in range(w) for j in range(h)):
+                    best = (w, h)
+        w, h = best
+        left -= {(x + i, y + j) for i in range(w) for j in range(h)}
+        pieces.append((x, y, w, h))
+    return pieces
 
 
 # -- glyphs --------------------------------------------------------------------------------------
@@ -1514,7 +1554,7 @@ def _in_image(found: Candidate, factor: float, origin: tuple[int, int] = (0, 0))
 def locate(bgr: np.ndarray) -> tuple[Candidate, BoardGeometry]:
     """The board found on a small copy of the image, and its geometry in the image's pixels. A
     board whose cells are small on that copy (a small board on a big screen) is looked for again
-    around where it was seen, on a copy of that part with CLOSER_CELL pixels a cell (its thin
+    around where it was seen, on a copy of that part with CLOSER_LOOK pixels a cell (its thin
     lines fade on the small copy, and a line missed there can put the board a cell off)."""
     for most_pixels in FIND_PIXELS:
         grey, factor = _working_copy(bgr, most_pixels)
@@ -1531,7 +1571,8 @@ def locate(bgr: np.ndarray) -> tuple[Candidate, BoardGeometry]:
     x0, y0 = max(int(seen.left - margin), 0), max(int(seen.top - margin), 0)
     x1, y1 = min(int(seen.right + margin) + 1, width), min(int(seen.bottom + margin) + 1, height)
     part = bgr[y0:y1, x0:x1]
-    closer, closer_factor = _working_copy(part, int(part.shape[0] * part.shape[1] * (CLOSER_CELL / seen.cell) ** 2) + 1)
+    closer_cell = min(CLOSER_LOOK, seen.cell)
+    closer, closer_factor = _working_copy(part, int(part.shape[0] * part.shape[1] * (closer_cell / seen.cell) ** 2) + 1)
     again = find_board(line_masks(closer), closer.shape)
     if _acceptable(again) and again.score >= found.score * 0.9:
         return again, _in_image(again, closer_factor, (x0, y0))
