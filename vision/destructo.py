@@ -561,6 +561,16 @@ def board_region(boulder: np.ndarray, board_like: np.ndarray) -> tuple[int, int,
         joined_top, joined_left, joined_right = min(top, other_top), min(left, other_left), max(right, other_right)
         if np.all(board_like[joined_top:bottom + 1, joined_left:joined_right + 1]):
             top, left, right = joined_top, joined_left, joined_right
+    # a board's edge row or column is boulders and ground; one mostly of neither is the page (a
+    # title line over the frame can pass for a few boulders joined to the board's top row)
+    while bottom > top and board_like[top, left:right + 1].mean() < 0.5:
+        top += 1
+    while bottom > top and board_like[bottom, left:right + 1].mean() < 0.5:
+        bottom -= 1
+    while right > left and board_like[top:bottom + 1, left].mean() < 0.5:
+        left += 1
+    while right > left and board_like[top:bottom + 1, right].mean() < 0.5:
+        right -= 1
     return top, left, bottom, right
 
 

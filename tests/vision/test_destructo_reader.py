@@ -396,3 +396,62 @@ def test_kibitz_view_letters_with_the_shipped_fonts(qapp):
     assert draws_with(painting.font(20), DEJAVU_SANS)
     assert draws_with(painting.font(20, bold=True), DEJAVU_SANS_BOLD)
     assert draws_with(painting.font(20, bold=True, serif=True), DEJAVU_SERIF_BOLD)
+
+
+# -- every look at many sizes and compressions -------------------------------------------------------
+def _wrong_cells(reading, truth) -> list[tuple[int, int]]:
+    return [(r, c) for r, row in enumerate(truth["cells"]) for c, cell in enumerate(row) if reading.cells[r][c] != cell]
+
+
+@pytest.mark.parametrize("look, height, quality, seed", [
+    ("html5", 47.0, None, 1), ("html5", 30.0, 80, 2), ("html5", 95.0, 60, 3),
+    ("sprites", 47.0, None, 4), ("sprites", 70.0, 85, 5), ("sprites", 36.0, 75, 6),
+])
+def test_real_looks_read_exactly_where_sure(reference_data, look, height, quality, seed):
+    """Whole 12 x 14 boards of the real game's boulders (cut from the shared screenshots, with the
+    real sprites on some of them) on a page, at the game's own size and smaller and larger, as
+    PNG or JPEG: the board's size right, every cell not marked doubtful right."""
+    from tests.vision.destructo_looks import game_render
+
+    image, truth, label = game_render(np.random.default_rng(seed), look, reference_data, height, quality)
+    reading = read("destructo", image)
+    assert (len(reading.cells), len(reading.cells[0])) == (12, 14), label
+    wrong = _wrong_cells(reading, truth)
+    assert set(wrong) <= set(reading.doubtful), label
+    assert len(wrong) <= 2, label
+    assert sorted(reading.diagnostics["selected"]) == truth["selected"], label
+
+
+def test_the_selected_group_of_the_real_game_on_a_whole_board(reference_data):
+    """A green group drawn pale with the real selected boulders: read as green and as the
+    selection."""
+    from tests.vision.destructo_looks import game_render
+
+    image, truth, label = game_render(np.random.default_rng(7), "html5", reference_data, 50.0, 90, selected=True)
+    assert truth["selected"], "the board has a green group to select"
+    reading = read("destructo", image)
+    assert reading.cells == truth["cells"], label
+    assert sorted(reading.diagnostics["selected"]) == truth["selected"]
+
+
+@pytest.mark.slow
+def test_every_look_sweep(reference_data):
+    """Many seeded pictures of every look (sizes 20-120 px, PNG and JPEG 50-95): no wrong cell
+    left undoubted, no wrong reading called sure."""
+    from vision.reading import DOUBTFUL_BELOW
+    from tests.vision.destructo_looks import captures
+
+    unflagged, sure_but_wrong = [], []
+    for index, (image, truth, label) in enumerate(captures(60, seed=11, data=reference_data)):
+        try:
+            reading = read("destructo", image)
+        except NoBoardFound:
+            continue  # said, not guessed
+        same_shape = (len(reading.cells), len(reading.cells[0])) == (len(truth["cells"]), len(truth["cells"][0]))
+        wrong = _wrong_cells(reading, truth) if same_shape else ["size"]
+        if reading.sure and wrong:
+            sure_but_wrong.append((index, label))
+        if same_shape:
+            unflagged += [(index, label, cell) for cell in wrong
+                          if reading.per_cell_confidence[cell] >= DOUBTFUL_BELOW]
+    assert unflagged == [] and sure_but_wrong == []
