@@ -1,0 +1,236 @@
+"""Follow mode as a player uses it: the real 2048 page in a chromium window on one side of an X
+screen, Kibitz's window on the other, Kibitz told once where the game is and then left alone.
+
+The script starts its own Xvfb and openbox, serves ``shared/clients/2048``, opens the page in a
+headed chromium (Debian's, through Playwright) at the left of the screen, and starts ``kibitz
+--game 2048`` with temporary settings and session folders whose remembered capture region is the
+chromium window. Then, as a person would: F6 (read the region: the page's position loads), Ctrl+
+Shift+F (follow), and the game is played in the browser by key presses at a person's pace
+(``--pace`` ms), Kibitz untouched. At the end Kibitz is closed with Ctrl+Q (its session is saved)
+and its move tree is compared with every position the page went through (read from the page's
+own ``localStorage``): slides and random spawns, in order.
+
+    python benchmarks/follow_on_screen.py [--moves 150] [--pace 700] [--games 1] [--shot DIR]
+
+Needs Xvfb, openbox, xdotool (Debian packages xvfb openbox xdotool), chromium and Playwright.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+SCREEN = (1600, 1000)
+BROWSER_BOX = (0, 0, 760, 1000)        # where the chromium window goes (x, y, width, height)
+KEYS = ("ArrowUp", "ArrowRight", "ArrowDown", "ArrowLeft")
+
+
+def _free_display() -> int:
+    for number in range(40, 100):
+        if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(f"/tmp/.X{number}-lock").exists():
+            return number
+    raise RuntimeError("no free X display number between :40 and :99")
+
+
+@contextlib.contextmanager
+def x_screen():
+    """An Xvfb screen with openbox; yields the DISPLAY value."""
+    display = f":{_free_display()}"
+    server = subprocess.Popen(["Xvfb", display, "-screen", "0", f"{SCREEN[0]}x{SCREEN[1]}x24", "-nolisten", "tcp"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    manager = None
+    try:
+        for _ in range(50):
+            if Path(f"/tmp/.X11-unix/X{display[1:]}").exists():
+                break
+            time.sleep(0.1)
+        environment = dict(os.environ, DISPLAY=display)
+        manager = subprocess.Popen(["openbox"], env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(0.8)
+        yield display
+    finally:
+        for process in (manager, server):
+            if process is not None:
+                process.terminate()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.wait(timeout=5)
+
+
+def _grid_of(state: dict) -> list[list[int]]:
+    """Rows top to bottom of the page's saved game (its cells are column-major)."""
+    cells = state["grid"]["cells"]
+    return [[(cells[x][y] or {}).get("value", 0) for x in range(4)] for y in range(4)]
+
+
+def _page_state(page) -> dict | None:
+    text = page.evaluate("() => localStorage.getItem('gameState')")
+    return json.loads(text) if text else None
+
+
+def _xdotool(display: str, *arguments: str) -> str:
+    result = subprocess.run(["xdotool", *arguments], env=dict(os.environ, DISPLAY=display),
+                            capture_output=True, text=True, timeout=20)
+    return result.stdout.strip()
+
+
+def _kibitz_window(display: str, timeout: float = 120.0) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = _xdotool(display, "search", "--onlyvisible", "--name", "Kibitz")
+        if found:
+            return found.splitlines()[-1]
+        time.sleep(0.5)
+    raise RuntimeError("Kibitz's window did not show within two minutes")
+
+
+def _place_beside(display: str, window: str, left: int) -> None:
+    """Move Kibitz's window right of the browser (as a player arranges the two), checked: a
+    window over the captured region would be read instead of the game."""
+    for _ in range(20):
+        _xdotool(display, "windowmove", "--sync", window, str(left), "0")
+        time.sleep(0.3)
+        geometry = _xdotool(display, "getwindowgeometry", window)
+        position = geometry.split("Position: ", 1)[-1].split(" ", 1)[0]
+        if position and int(position.split(",")[0]) >= left:
+            return
+    raise RuntimeError(f"Kibitz's window could not be moved beside the browser: {geometry}")
+
+
+def _key(display: str, window: str, keys: str) -> None:
+    _xdotool(display, "windowactivate", "--sync", window)
+    _xdotool(display, "key", "--window", window, "--clearmodifiers", keys)
+
+
+def _line_grids(session_folder: Path) -> list[tuple[list[list[int]], int]]:
+    """(grid rows, score) of every position from the root to the current one of the saved
+    session's shown analysis."""
+    from app.gui.session import SessionStore
+
+    loaded = SessionStore(session_folder).load()
+    if loaded.session is None:
+        raise RuntimeError(f"Kibitz's session could not be read: {loaded.problem}")
+    tree = loaded.session.analyses[loaded.session.current].tree
+    return [([list(row) for row in node.state.rows], node.state.score) for node in tree.line_nodes()]
+
+
+def play_one(display: str, clients: Path, moves: int, pace: int, seed: int, shots: Path | None) -> dict:
+    from tests.real_pages import LAUNCH_ARGUMENTS, chromium_path, served
+    from playwright.sync_api import sync_playwright
+
+    work = Path(tempfile.mkdtemp(prefix="kibitz-follow-"))
+    rng = random.Random(seed)
+    environment = dict(os.environ, DISPLAY=display, KIBITZ_SETTINGS_DIR=str(work), KIBITZ_SESSION_DIR=str(work),
+                       QT_QPA_PLATFORM="xcb")
+    x, y, width, height = BROWSER_BOX
+    from PySide6.QtCore import QSettings
+
+    settings = QSettings(str(work / "kibitz.ini"), QSettings.Format.IniFormat)
+    settings.setValue("capture/2048/region", f"{x},{y},{width},{height}")
+    settings.setValue("capture/2048/logical", f"{x},{y},{width},{height}")
+    settings.setValue("capture/2048/screen", "")
+    settings.sync()
+    history: list[tuple[list[list[int]], int]] = []
+    kibitz = None
+    with served(clients / "2048") as url, contextlib.ExitStack() as stack:
+        playwright = sync_playwright().start()
+        stack.callback(playwright.stop)
+        browser = playwright.chromium.launch(
+            executable_path=chromium_path(), headless=False, env=environment,
+            args=[*LAUNCH_ARGUMENTS, f"--window-position={x},{y}", f"--window-size={width},{height}"])
+        stack.callback(browser.close)
+        page = browser.new_page(no_viewport=True)
+        page.goto(url + "/index.html")
+        page.evaluate("() => localStorage.clear()")
+        page.reload()
+        page.wait_for_timeout(500)
+        history.append((_grid_of(_page_state(page)), 0))
+        kibitz = subprocess.Popen([sys.executable, "-m", "app", "--game", "2048", "--layout", "compact"],
+                                  env=environment, stdout=subprocess.DEVNULL, stderr=open(work / "kibitz.log", "w"))
+        stack.callback(lambda: kibitz.poll() is None and kibitz.kill())
+        window = _kibitz_window(display)
+        time.sleep(3.0)  # kernels load, the first advice
+        _place_beside(display, window, width + 10)
+        _key(display, window, "F6")
+        time.sleep(2.0)
+        _key(display, window, "ctrl+shift+f")
+        time.sleep(1.0)
+        played = 0
+        for _ in range(moves * 4):
+            if played >= moves:
+                break
+            before = _page_state(page)
+            key = rng.choice(KEYS)
+            page.keyboard.press(key)
+            page.wait_for_timeout(pace)
+            after = _page_state(page)
+            if after is None:
+                break
+            if _grid_of(after) != _grid_of(before):
+                played += 1
+                history.append((_grid_of(after), after["score"]))
+            if after.get("over"):
+                break
+        time.sleep(2.0)
+        if shots is not None:
+            shots.mkdir(parents=True, exist_ok=True)
+            subprocess.run(["import", "-window", "root", str(shots / f"follow-2048-{seed}.png")],
+                           env=environment, check=False)
+        _key(display, window, "ctrl+q")
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            kibitz.wait(timeout=30)
+    line = _line_grids(work)
+    # Kibitz's line: the position loaded by F6 (the page's start), then a slide and a spawn per move
+    found = [grid for grid, _ in line]
+    matched = 0
+    cursor = 0
+    for grid, _ in history:
+        while cursor < len(found) and found[cursor] != grid:
+            cursor += 1
+        if cursor < len(found):
+            matched += 1
+    result = {"seed": seed, "page_moves": len(history) - 1, "kibitz_positions": len(line),
+              "page_positions_found_in_order": matched, "page_positions": len(history),
+              "final_equal": bool(line) and line[-1][0] == history[-1][0],
+              "log": str(work / "kibitz.log")}
+    shutil.rmtree(work, ignore_errors=True) if result["final_equal"] else None
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=150)
+    parser.add_argument("--pace", type=int, default=700, help="milliseconds between key presses")
+    parser.add_argument("--games", type=int, default=1)
+    parser.add_argument("--shot", type=Path, default=None, help="save a screenshot of the screen at the end here")
+    args = parser.parse_args()
+    from tests.real_pages import clients_dir, unavailable
+
+    missing = [tool for tool in ("Xvfb", "openbox", "xdotool") if shutil.which(tool) is None]
+    reason = unavailable() or (f"missing: {', '.join(missing)}" if missing else None)
+    if reason:
+        print(f"follow on screen: {reason}", file=sys.stderr)
+        return 1
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    results = []
+    with x_screen() as display:
+        for game in range(args.games):
+            result = play_one(display, clients_dir(), args.moves, args.pace, 2048 + game, args.shot)
+            results.append(result)
+            print(json.dumps(result), flush=True)
+    return 0 if all(r["final_equal"] for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
