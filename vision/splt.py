@@ -656,6 +656,7 @@ class CellKinds:
     confidence: np.ndarray  # 16 x 8 in [0, 1]
     white: np.ndarray       # share of white pixels in each cell's inside
     hatch: np.ndarray       # hatching contrast of each cell's inside
+    unhatched: np.ndarray   # taken as point blocks for their grey, no hatching seen
 
 
 def classify_cells(grey: np.ndarray, coloured: np.ndarray, geometry: BoardGeometry,
@@ -671,7 +672,10 @@ def classify_cells(grey: np.ndarray, coloured: np.ndarray, geometry: BoardGeomet
     white = cv2.integral(((grey > 200) & ~coloured).view(np.uint8))
     known = cv2.integral((~coloured).view(np.uint8))
     known_area = np.maximum(_box_sums(known, x0, y0, x1, y1), 1)
-    white_share = _box_sums(white, x0, y0, x1, y1) / known_area
+    # a cell mostly under a colour is tinted: its few uncoloured pixels (a rank number drawn on
+    # the tint) are not the cell's colour
+    tinted = known_area < (1.0 - TINTED) * area
+    white_share = _box_sums(white, x0, y0, x1, y1) / np.where(tinted, area, known_area)
     # hatching runs along (1, 1): pixels change little along it, much across it
     x1c, y1c = np.minimum(x1, grey.shape[1] - 1), np.minimum(y1, grey.shape[0] - 1)
 
@@ -681,9 +685,7 @@ def classify_cells(grey: np.ndarray, coloured: np.ndarray, geometry: BoardGeomet
         return _box_sums(cv2.integral(across - along), np.minimum(x0, x1c), np.minimum(y0, y1c), x1c, y1c) / area
 
     hatch = hatching(grey)
-    # a cell mostly under a colour is tinted (the grey levels show through); an annotation's
-    # lines over a cell are not its hatching
-    tinted = known_area < (1.0 - TINTED) * area
+    # the grey levels show through a tint; an annotation's lines over a cell are not its hatching
     if shaded is not grey and tinted.any():
         hatch = np.where(tinted, hatching(shaded), hatch)
     empty = (x1 <= x0) | (y1 <= y0)
@@ -697,7 +699,46 @@ def classify_cells(grey: np.ndarray, coloured: np.ndarray, geometry: BoardGeomet
     confidence = np.where(kinds == VOID, void_margin, np.minimum(np.minimum(void_margin, hatch_margin), dark_margin))
     confidence = np.clip(confidence, 0.0, 1.0)
     confidence[empty] = 0.0
-    return CellKinds(kinds, confidence, white_share, hatch)
+    return CellKinds(kinds, confidence, white_share, hatch, (kinds == POINT) & ~hatched)
+
+
+#: Kibitz's advice fills the boxes it ranks with a bluish grey (blue above green above red, blue
+#: above red by at least this many levels): a grey box so tinted is a plain box (only those can
+#: be split), however grey.
+ADVICE_TINT = 3.0
+#: How sure a cell so recognised is.
+ADVICE_TINT_CONFIDENCE = 0.7
+
+
+def _advice_tinted(bgr: np.ndarray, board: BoardImage, geometry: BoardGeometry, cells: CellKinds) -> CellKinds:
+    """``cells`` with the grey unhatched ones tinted like Kibitz's advice taken as plain boxes."""
+    x0, y0, x1, y1 = _cell_patches(geometry, board.grey.shape, CELL_INSET)
+    (sx, sy), (ox, oy) = board.scale, board.origin
+    height, width = bgr.shape[:2]
+    kinds, confidence = cells.kinds.copy(), cells.confidence.copy()
+    for y, x in zip(*np.nonzero(cells.unhatched)):
+        left, right = int(ox + x0[y, x] / sx), int(np.ceil(ox + x1[y, x] / sx))
+        top, bottom = int(oy + y0[y, x] / sy), int(np.ceil(oy + y1[y, x] / sy))
+        patch = bgr[max(top, 0):min(bottom, height), max(left, 0):min(right, width)]
+        if patch.size == 0:
+            continue
+        # the median: a rank number is drawn on the tint
+        blue, green, red = np.median(patch.reshape(-1, 3), axis=0)
+        if blue > green > red and blue >= red + ADVICE_TINT:
+            kinds[y, x] = PLAIN
+            confidence[y, x] = min(ADVICE_TINT_CONFIDENCE, abs(cells.white[y, x] - VOID_SHARE) / VOID_SHARE)
+    return dataclasses.replace(cells, kinds=kinds, confidence=confidence, unhatched=cells.unhatched & (kinds == POINT))
+
+
+def _drawn_lines(coloured: np.ndarray, cell: float) -> np.ndarray:
+    """The coloured pixels that are lines drawn over the board (an annotation's arrow or ellipse
+    may cross a wall: it is bridged), not filled areas (a tint over a box, across which no wall
+    goes on)."""
+    if not coloured.any():
+        return coloured
+    side = max(3, int(round(0.3 * cell)))
+    filled = cv2.morphologyEx(coloured.view(np.uint8), cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
+    return coloured & ~filled.view(bool)
 
 
 # -- walls and boxes -----------------------------------------------------------------------------
@@ -1592,7 +1633,9 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     vertical, horizontal = _line_mask(grey, True, offset), _line_mask(grey, False, offset)
     geometry = fit_grid(vertical, horizontal, board.geometry)
     cells = classify_cells(grey, board.coloured, geometry, board.shaded)
-    walls = find_walls(vertical, horizontal, geometry, offset, board.coloured)
+    if cells.unhatched.any():
+        cells = _advice_tinted(bgr, board, geometry, cells)
+    walls = find_walls(vertical, horizontal, geometry, offset, _drawn_lines(board.coloured, geometry.cell))
     shapes = group_boxes(cells, walls)
     strokes = Strokes(grey, walls, geometry, offset)
     ink = strokes.ink()
@@ -1628,7 +1671,8 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
             chosen = dataclasses.replace(shown, state=followed.state, boxes=followed.boxes,
                                          confidence=followed.confidence,
                                          problems=shown.problems + followed.problems)
-            doubtful_fields = ()  # the previous position settled the header
+            # the previous position settled the header, but for what several ways here leave open
+            doubtful_fields = followed.doubtful_fields
         elif followed is not None:
             # read afresh: nothing the previous position gave is kept, and what it would have
             # settled stays doubtful
@@ -1757,6 +1801,9 @@ class Followed:
     #: image alone); ``contradicted`` when the readings were checked and none is reached.
     reached: bool = True
     contradicted: bool = False
+    #: the header's values the previous position does not settle: several continuations reach
+    #: the board read with different split counts (or scores), and the image does not tell
+    doubtful_fields: tuple[str, ...] = ()
 
 
 def _value_options(box: tuple[int, int, int, int], read: tuple[int, ...], previous: State,
@@ -1854,10 +1901,62 @@ def follow_previous(previous: State, state: State, boxes: list[list[int]], confi
     note = (f"reached from the previous position in {moves} split{'s' if moves != 1 else ''}"
             + ("" if len(reached) == 1 else " (another reading is reached too: still doubtful)"))
     reached_state = explanation.state
+    fields, outcomes = _unsettled_fields(previous, reached_state, header, splits_sure, score_sure, steps)
+    if fields:
+        shown = ", ".join(f"{splits} splits and score {score}" for splits, score in outcomes[:4])
+        note += (f"; continuations reach this board with {shown}" if outcomes else
+                 "; too many continuations to tell the split count and score apart")
     if score_sure and reached_state.score != state.score:
         return Followed(reached_state, trial, settled, note, [f"the score reads {state.score} but the splits "
-                                                             f"that lead here make it {reached_state.score}"])
-    return Followed(reached_state, trial, settled, note, [])
+                                                             f"that lead here make it {reached_state.score}"],
+                        doubtful_fields=tuple(dict.fromkeys([*fields, "score"])))
+    return Followed(reached_state, trial, settled, note, [], doubtful_fields=fields)
+
+
+#: The most positions looked at when telling apart the continuations that reach a board.
+CONTINUATIONS_LOOKED_AT = 6000
+
+
+def _unsettled_fields(previous: State, reached: State, header: Header, splits_sure: bool, score_sure: bool,
+                      steps: list[int]) -> tuple[tuple[str, ...], list[tuple[int, int]]]:
+    """Which of the split count and the score the previous position leaves open for the board
+    reached: every continuation of ``steps`` splits from ``previous`` with the boxes of
+    ``reached`` is a way the game can have come here; those the image rules out (a split count
+    or score read surely, the figure's next orientation) are left out, and a field on which the
+    others differ is doubtful. Also the (splits, score) of the ways left, fewest splits first.
+    Both unsure fields are doubtful when there are too many continuations to look at."""
+    unsure = tuple(name for name, sure in (("splits", splits_sure), ("score", score_sure)) if not sure)
+    if not unsure:
+        return (), []
+    game = GAMES[GAME]
+    goal = sorted((b.x, b.y, b.w, b.h, b.points) for b in reached.boxes)
+    wanted = set(steps)
+    ways: set[tuple[int, int]] = set()
+    layer, looked_at = [previous], 0
+    for depth in range(max(wanted) + 1):
+        if depth in wanted:
+            ways.update((s.splits, s.score) for s in layer
+                        if sorted((b.x, b.y, b.w, b.h, b.points) for b in s.boxes) == goal)
+        if depth == max(wanted):
+            break
+        following = []
+        for state in layer:
+            for move in game.legal_moves(state):
+                looked_at += 1
+                if looked_at > CONTINUATIONS_LOOKED_AT:
+                    return unsure, []
+                following.append(game.play(state, move).state)
+        layer = following
+    if splits_sure:
+        ways = {way for way in ways if way[0] == header.splits}
+    if score_sure:
+        ways = {way for way in ways if way[1] == header.score}
+    if header.figure is not None and header.figure_confidence >= DOUBTFUL:
+        ways = {way for way in ways if ("H" if way[0] % 2 == 0 else "V") == header.figure}
+    ordered = sorted(ways)
+    fields = tuple(name for index, name in ((0, "splits"), (1, "score"))
+                   if name in unsure and len({way[index] for way in ordered}) > 1)
+    return fields, ordered
 
 
 def _engine_state(boxes: list[list[int]], splits: int, score: int) -> State:
