@@ -318,8 +318,8 @@ def _board_blob(image: np.ndarray, distance: np.ndarray, apart: np.ndarray, page
             if key in tried:
                 continue
             tried.add(key)
-            geometry = BoardGeometry(left, top, side / SIZE)
-            if _looks_like_board(image, distance, page_lab, geometry):
+            geometry = _fit_grid(distance, BoardGeometry(left, top, side / SIZE))
+            if geometry is not None and _looks_like_board(image, distance, page_lab, geometry):
                 return geometry
     return None
 
@@ -338,29 +338,81 @@ def _square_extent(blob: np.ndarray) -> tuple[float, float, float] | None:
     return float(column_span[0]), float(row_span[0]), (width + height) / 2
 
 
+#: A line of ten cells may hold a single empty one: its pixels are a tenth of the line's.
+NEAREST_PERCENTILE = 4
+
+
+def _line_profile(distance: np.ndarray, geometry: BoardGeometry, axis: int, low: int, high: int) -> np.ndarray:
+    """How near the page each column (axis 0) or row (axis 1) from ``low`` to ``high`` is, across
+    the cells' middles only (the gaps the other way left out): the few of those pixels nearest
+    the page (NEAREST_PERCENTILE: less than a cell's share of them). A column through a gap is the page all along; one through cells is as far from the
+    page as its nearest cell (an empty cell, unless the whole line is filled)."""
+    pitch = geometry.pitch
+    origin = geometry.top if axis == 0 else geometry.left
+    limit = distance.shape[axis]
+    middles = np.concatenate([np.arange(round(origin + (k + 0.25) * pitch), round(origin + (k + 0.75) * pitch))
+                              for k in range(SIZE)])
+    middles = middles[(middles >= 0) & (middles < limit)]
+    low, high = max(0, low), min(distance.shape[1 - axis], high)
+    pixels = distance[middles, low:high] if axis == 0 else distance[low:high, middles]
+    if pixels.size == 0:
+        return np.zeros(0)
+    return np.percentile(pixels, NEAREST_PERCENTILE, axis=axis)
+
+
+def _gaps_high(profile: np.ndarray) -> np.ndarray:
+    """A line profile turned so that gaps are high and cells 0: cut at the cells' level (gaps are
+    a tenth of the positions or so), so that a line of coloured cells does not outweigh them."""
+    level = np.percentile(profile, 25)
+    return level - np.minimum(profile, level)
+
+
+def _fit_grid(distance: np.ndarray, geometry: BoardGeometry) -> BoardGeometry | None:
+    """The board's grid fitted to the nine gaps between its cells each way (vision/grid.py's
+    regular lines), from the blob's square: the blob's edges can be a pixel or two off (soft
+    rounded corners, a light grey barely apart from a white page), the gaps are where they are.
+    None when the gaps are not about a tenth of the square apart."""
+    pitch = geometry.pitch
+    inset = 0.3 * pitch  # the square's own edges may look like gaps
+    starts, steps = [], []
+    for axis, origin in ((0, geometry.left), (1, geometry.top)):
+        low = round(origin + inset)
+        profile = _line_profile(distance, geometry, axis, low, round(origin + SIZE * pitch - inset))
+        if len(profile) < 2 * SIZE:
+            return None
+        gaps = _gaps_high(profile)
+        if gaps.max() <= 0:
+            return None
+        first, step = grid_finder.regular_lines(gaps, max(2, round(pitch)))
+        if abs(step - pitch) > 0.1 * pitch:
+            return None
+        # the line nearest where the first inner gap should be
+        first_gap = low + first + step * round((origin + pitch - low - first) / step)
+        if abs(first_gap - (origin + pitch)) > 0.4 * pitch:
+            return None
+        starts.append(first_gap - step)
+        steps.append(step)
+    return BoardGeometry(starts[0], starts[1], float(np.mean(steps)))
+
+
 def _looks_like_board(image: np.ndarray, distance: np.ndarray, page_lab: np.ndarray, geometry: BoardGeometry
                       ) -> bool:
-    """Nine gaps of the page's colour at equal steps across and down (the grid's period is the
-    square's tenth), and a cell's colour in (nearly) every cell: a piece's colour, or a grey
-    apart from the page."""
-    x0, y0 = round(geometry.left), round(geometry.top)
-    x1, y1 = round(geometry.right), round(geometry.bottom)
-    board = distance[y0:y1, x0:x1]
-    if board.size == 0 or min(board.shape) < 20:
+    """Nine gaps nearer the page than the cells beside them at equal steps across and down (the
+    grid's period is the square's tenth), and a cell's colour in (nearly) every cell: a piece's
+    colour, or a grey apart from the page."""
+    if min(geometry.side, distance.shape[0] - geometry.top, distance.shape[1] - geometry.left) < 20:
         return False
-    # the tenth nearest the page of each column (row) of pixels: a gap is the page all along, a
-    # cell's middle never is
-    across, down = np.percentile(board, 10, axis=0), np.percentile(board, 10, axis=1)
-    if _gap_count(across, geometry.pitch) < 8 or _gap_count(down, geometry.pitch) < 8:
-        return False
-    for profile in (across, down):
-        # cut at the median, so that a row of coloured cells does not outweigh the gaps
-        gaps = np.median(profile) - np.minimum(profile, np.median(profile))
+    for axis, origin in ((0, geometry.left), (1, geometry.top)):
+        profile = _line_profile(distance, geometry, axis, round(origin), round(origin + geometry.side))
+        if len(profile) < 0.9 * geometry.side or _gap_count(profile, geometry.pitch) < 8:
+            return False
+        # gaps a pixel wide on a pitch of a fractional pixel count: widened so whole-pixel lags meet
+        gaps = np.convolve(_gaps_high(profile), (0.25, 0.5, 0.25), mode="same")
         seen = grid_finder.period(gaps, max(3, int(0.7 * geometry.pitch)))
         if seen is None or abs(seen - geometry.pitch) > 0.1 * geometry.pitch + 1:
             return False
     ys, xs = cell_samples(geometry, 0.3, 4)
-    if ys.max() >= image.shape[0] or xs.max() >= image.shape[1]:
+    if ys.min() < 0 or xs.min() < 0 or ys.max() >= image.shape[0] or xs.max() >= image.shape[1]:
         return False
     lab = np.median(lab_image(image[ys, xs]), axis=2)
     chroma = np.hypot(lab[..., 1], lab[..., 2])
