@@ -86,6 +86,9 @@ FIND_PIXELS = (150_000, 300_000, 500_000)
 LINE_BLUR = 5
 LINE_OFFSET = 2
 LINE_CONTRAST = 22
+#: Walls between boxes are measured on line masks of this lower margin (a wall between two boxes
+#: tinted grey by Kibitz's advice stands out less).
+WALL_CONTRAST = 12
 #: Digit strokes: the shortest piece kept (in cells).
 STROKE_RUN = 0.07
 #: Pixels whose channels differ by more than this are annotations, not the game's greys.
@@ -218,7 +221,8 @@ def _side_kernel(vertical: bool, offset: int = LINE_OFFSET) -> np.ndarray:
     return kernel.reshape(1, -1) if vertical else kernel.reshape(-1, 1)
 
 
-def _line_mask(grey: np.ndarray, vertical: bool, offset: int = LINE_OFFSET, black_beyond: bool = False) -> np.ndarray:
+def _line_mask(grey: np.ndarray, vertical: bool, offset: int = LINE_OFFSET, black_beyond: bool = False,
+               contrast: int = LINE_CONTRAST) -> np.ndarray:
     """Pixels on thin lines of one direction: brighter, after a blur along the line, than the
     pixels ``offset`` away on both sides. With ``black_beyond`` the image is taken as black
     past its edges (a board drawn to the edges of a whole image, Kibitz's board widget grabbed,
@@ -226,9 +230,9 @@ def _line_mask(grey: np.ndarray, vertical: bool, offset: int = LINE_OFFSET, blac
     blurred = cv2.blur(grey, (1, LINE_BLUR) if vertical else (LINE_BLUR, 1))
     if black_beyond:
         side = cv2.dilate(blurred, _side_kernel(vertical, offset), borderType=cv2.BORDER_CONSTANT, borderValue=0)
-        return cv2.subtract(blurred, side) > LINE_CONTRAST
+        return cv2.subtract(blurred, side) > contrast
     side = cv2.dilate(blurred, _side_kernel(vertical, offset), borderType=cv2.BORDER_REPLICATE)
-    mask = cv2.subtract(blurred, side) > LINE_CONTRAST
+    mask = cv2.subtract(blurred, side) > contrast
     # next to the image's edge there is nothing to compare with
     if vertical:
         mask[:, :offset] = mask[:, -offset:] = False
@@ -777,21 +781,26 @@ def _band(line: float, tolerance: float, size: int) -> tuple[int, int]:
 
 
 def find_walls(vertical: np.ndarray, horizontal: np.ndarray, geometry: BoardGeometry, offset: int = LINE_OFFSET,
-               annotations: np.ndarray | None = None) -> Walls:
+               annotations: np.ndarray | None = None, faint: tuple[np.ndarray, np.ndarray] | None = None) -> Walls:
     """The walls: along each grid line, the stretches where a line mask has a pixel within
     GRID_TOLERANCE of it for at least WALL_RUN cells (a wall between two cells runs on into the
     corners; the bars of a number centred on a grid line stop well short of a cell), and how much
     of each inner cell edge they cover (the edge's ends, where crossing walls meet, left out).
-    Pixels of ``annotations`` (drawn over the board) bridge a wall they cross."""
+    Pixels of ``annotations`` (drawn over the board) bridge a wall they cross. With ``faint``
+    (the masks again at a lower contrast), an edge's share is measured on those: a wall between
+    two boxes tinted grey stands out less."""
     cell = geometry.cell
     tolerance = max(1.5, GRID_TOLERANCE * cell)
     least = WALL_RUN * cell
     end_gap = 0.2 * cell
     shares = {}
     walls = {}
-    for is_vertical, mask, count, crossing_count in ((True, vertical, WIDTH, HEIGHT), (False, horizontal, HEIGHT, WIDTH)):
+    faint_masks = faint if faint is not None else (vertical, horizontal)
+    for is_vertical, mask, faint_mask, count, crossing_count in ((True, vertical, faint_masks[0], WIDTH, HEIGHT),
+                                                                (False, horizontal, faint_masks[1], HEIGHT, WIDTH)):
         # rows across the lines, columns along them (a band of rows is then fast to read)
         lines = np.ascontiguousarray(mask.T) if is_vertical else mask
+        faint_lines = np.ascontiguousarray(faint_mask.T) if is_vertical else faint_mask
         drawn = None
         if annotations is not None and annotations.any():
             drawn = np.ascontiguousarray(annotations.T) if is_vertical else annotations
@@ -821,6 +830,11 @@ def find_walls(vertical: np.ndarray, horizontal: np.ndarray, geometry: BoardGeom
                 lo, hi = max(peak - offset, 0), peak + offset + 1
                 wall[lo:hi] |= lines[lo:hi] & stretch
             if 1 <= k <= count - 1:
+                if faint is not None:
+                    stretch = _long_stretches(faint_lines[a:b].any(axis=0), least,
+                                              None if drawn is None else drawn[a:b].any(axis=0))
+                    stretch[:inside[0]] = False
+                    stretch[inside[1]:] = False
                 covered = np.concatenate(([0], np.cumsum(stretch)))
                 share[k - 1] = (covered[stops] - covered[starts]) / np.maximum(stops - starts, 1)
         shares[is_vertical] = share
@@ -1635,7 +1649,9 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     cells = classify_cells(grey, board.coloured, geometry, board.shaded)
     if cells.unhatched.any():
         cells = _advice_tinted(bgr, board, geometry, cells)
-    walls = find_walls(vertical, horizontal, geometry, offset, _drawn_lines(board.coloured, geometry.cell))
+    walls = find_walls(vertical, horizontal, geometry, offset, _drawn_lines(board.coloured, geometry.cell),
+                       (_line_mask(grey, True, offset, contrast=WALL_CONTRAST),
+                        _line_mask(grey, False, offset, contrast=WALL_CONTRAST)))
     shapes = group_boxes(cells, walls)
     strokes = Strokes(grey, walls, geometry, offset)
     ink = strokes.ink()
