@@ -123,6 +123,50 @@ CHANCE_CANDIDATES: dict[str, Callable[[Game, Any, Any], Iterable[Any]]] = {
     "destructo": _destructo_outcomes,
 }
 
+# -- frames caught mid-animation that look like a settled board ------------------------------------
+def _g2048_in_between(game: Game, state, target) -> bool:
+    """Does the reading show a slide from ``state`` half done? The page draws the slid tiles at
+    their new places before the merged tiles pop up and the new tile appears: for a moment the
+    board is the slide's result with each merged tile still showing the two it came from (one
+    value lower) and no new tile, or the slide's result without the new tile."""
+    from engines.g2048.state import SIZE as SIDE
+
+    goal = target.exponents
+    for move in game.legal_moves(state):
+        slid = game.play(state, move).state.exponents
+        if slid == goal or _g2048_unmerged(state.exponents, move.direction, SIDE) == goal:
+            return True
+    return False
+
+
+def _g2048_unmerged(exponents: tuple[int, ...], direction: int, side: int) -> tuple[int, ...]:
+    """The board after sliding toward ``direction`` (0 up, 1 right, 2 down, 3 left) with every
+    merge not yet made: the merged pair's tile shows its old value."""
+    board = [0] * (side * side)
+    for line in range(side):
+        if direction == 0:
+            cells = [line + side * k for k in range(side)]
+        elif direction == 2:
+            cells = [line + side * (side - 1 - k) for k in range(side)]
+        elif direction == 3:
+            cells = [side * line + k for k in range(side)]
+        else:
+            cells = [side * line + side - 1 - k for k in range(side)]
+        tiles = [exponents[cell] for cell in cells if exponents[cell]]
+        placed, index = [], 0
+        while index < len(tiles):
+            placed.append(tiles[index])
+            index += 2 if index + 1 < len(tiles) and tiles[index + 1] == tiles[index] else 1
+        for cell, value in zip(cells, placed):
+            board[cell] = value
+    return tuple(board)
+
+
+#: Per game: does the reading show a move from the state caught half way (a frame to wait out)?
+IN_BETWEEN: dict[str, Callable[[Game, Any, Any], bool]] = {
+    "2048": _g2048_in_between,
+}
+
 #: How many player moves may separate two readings before follow mode gives up explaining.
 MAX_PLAYER_MOVES = {"splt": 24, "2048": 3, "1010": 3, "destructo": 3, "hatetris": 2}
 
@@ -579,6 +623,10 @@ CHANGED_PIXEL = 24
 #: Two frames differ when more than this share of their thumbnail pixels changed (a single 1010!
 #: cell is about 1 % of the board).
 CHANGED_SHARE = 0.001
+#: A settled-looking frame that still shows an animation (the reader says tiles are in motion, or
+#: the board is a move caught half way) is read again this many times while it stays, before it is
+#: taken as it is: a real animation never holds still that long.
+MOTION_REREADS = 2
 
 
 def _thumbnail(image: np.ndarray) -> np.ndarray:
@@ -612,10 +660,12 @@ class Follower:
         self._read = read
         self._last_frame: np.ndarray | None = None
         self._last_read_frame: np.ndarray | None = None
+        self._motion_reads = 0
 
     def reset(self, state: Any) -> None:
         self.state = state
         self._last_read_frame = None
+        self._motion_reads = 0
 
     def feed(self, image: np.ndarray) -> Unchanged | Settling | Played | Unexplained | NoBoard:
         frame = _thumbnail(image)
@@ -624,20 +674,35 @@ class Follower:
         if _same(frame, self._last_read_frame):
             return Unchanged()
         if not stable:
+            self._motion_reads = 0
             return Settling()
+        event = self.read(image, wait_out_motion=self._motion_reads < MOTION_REREADS)
+        if isinstance(event, Settling):  # caught mid-animation: read it again if it stays
+            self._motion_reads += 1
+            return event
+        self._motion_reads = 0
         self._last_read_frame = frame
-        return self.read(image)
+        return event
 
-    def read(self, image: np.ndarray) -> Unchanged | Played | Unexplained | NoBoard:
-        """Read ``image`` now (no stability check) and explain it from the follower's state."""
+    def read(self, image: np.ndarray, wait_out_motion: bool = False
+             ) -> Unchanged | Settling | Played | Unexplained | NoBoard:
+        """Read ``image`` now (no stability check) and explain it from the follower's state. With
+        ``wait_out_motion``, a frame that shows an animation (the reader says so, or the board
+        is a move caught half way) is :class:`Settling` instead."""
         from vision import NoBoardFound
 
         try:
             reading = self._read(self.game.short_name, image, previous=self.state)
         except NoBoardFound as error:
             return NoBoard(error.reason)
+        if wait_out_motion and reading.diagnostics.get("in_motion"):
+            return Settling()
         # an unsure reading is still taken when legal moves lead to it: the rules vouch for it
         found = explain(self.game, self.state, reading.state, beam_width=self.beam_width)
+        in_between = IN_BETWEEN.get(self.game.short_name)
+        if found is None and wait_out_motion and in_between is not None \
+                and in_between(self.game, self.state, reading.state):
+            return Settling()
         if found is None:
             if reading.doubtful:
                 cells = ", ".join(f"({r + 1},{c + 1})" for r, c in reading.doubtful[:6])

@@ -127,6 +127,7 @@ INK_DISTANCE = 20.0
 #: its digits' line.
 UNLIKE_PALETTE = 26.0
 FOREIGN_INSET = 0.1
+GLYPH_COUNT_INSET = 0.03
 FOREIGN_DISTANCE = 18.0
 FOREIGN_SHARE = 0.025
 FOREIGN_WHOLE_SHARE = 0.3
@@ -389,10 +390,11 @@ def _board_box(mask: np.ndarray, minimum_side: int) -> tuple[int, int, int, int]
     return found
 
 
-def _find_board_reduced(image: np.ndarray, halvings: int):
+def _find_board_reduced(image: np.ndarray, halvings: int, through_glow: bool = False):
     """On a copy halved ``halvings`` times: ((x, y, w, h) in the image's pixels, board colour in
     Lab, its tolerance), or None. The commonest colours are tried in turn; the first that makes
-    a board is the board's."""
+    a board is the board's. ``through_glow``: a colour's patch takes in that colour under the
+    tiles' glow too (a board full of 128 to 2048 tiles is tinted all over)."""
     small = image
     for _ in range(halvings):
         small = cv2.resize(small, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
@@ -401,6 +403,10 @@ def _find_board_reduced(image: np.ndarray, halvings: int):
     minimum_side = max(24, int(0.05 * max(small.shape[:2])))
     for colour, tolerance in _candidate_colours(lab):
         mask = _colour_mask(lab, colour, tolerance)
+        if through_glow:
+            rgb = cv2.cvtColor(np.clip(np.round(colour), 0, 255).astype(np.uint8).reshape(1, 1, 3),
+                               cv2.COLOR_Lab2RGB).reshape(3).astype(np.float32)
+            mask |= _glowing_board(small, rgb).astype(np.uint8) * 255
         if cv2.countNonZero(mask) > 0.5 * mask.size:  # the page around the board, not the board
             continue
         # a board's border is an unbroken line of its colour, at least minimum_side long, both ways
@@ -436,10 +442,17 @@ def locate_board(image: np.ndarray) -> tuple[tuple[float, float, float, float], 
     while max(height, width) >> halvings > DETECT_LONG_SIDE:
         halvings += 1
     found = _find_board_reduced(image, halvings)
+    first = halvings
     # a small board in a large screenshot: look again on larger copies
     while found is None and halvings > 0 and max(height, width) >> (halvings - 1) <= DETECT_LARGEST_SIDE:
         halvings -= 1
         found = _find_board_reduced(image, halvings)
+    # a board tinted all over by its tiles' glow
+    halvings = first
+    found = found or _find_board_reduced(image, halvings, through_glow=True)
+    while found is None and halvings > 0 and max(height, width) >> (halvings - 1) <= DETECT_LARGEST_SIDE:
+        halvings -= 1
+        found = _find_board_reduced(image, halvings, through_glow=True)
     if found is None:
         raise NoBoardFound("no square of one colour with a 4×4 grid of cells in it "
                            "(the board's border and gaps)")
@@ -758,9 +771,17 @@ def _foreign_shares(cell: np.ndarray, background: np.ndarray, value_index: int,
         if ink is not None:
             allowed = np.zeros(far.shape, bool)
             pad = max(2, side // 40)
-            for x, y, w, h in glyphs_of(ink):
+            boxes = glyphs_of(ink)
+            for x, y, w, h in boxes:
                 allowed[max(0, y - pad):y + h + pad, max(0, x - pad):x + w + pad] = True
             far &= ~allowed
+            # more marks on the line than the number has (looked for nearly to the cell's edges):
+            # an overlay's letters over it
+            edge = int(GLYPH_COUNT_INSET * side)
+            wide = _ink(cell[edge:side - edge, edge:side - edge], background, text)
+            if len(boxes) > DIGIT_COUNTS[value_index] \
+                    or (wide is not None and len(glyphs_of(wide)) > DIGIT_COUNTS[value_index]):
+                return 1.0, 1.0
     band = far[int(NUMBER_BAND[0] * side) - inset:int(NUMBER_BAND[1] * side) - inset]
     return float(band.mean()), float(far.mean())
 
@@ -861,8 +882,15 @@ def _prefer_previous(readings: list[CellReading], values: list[int], confidence:
     options.sort(key=lambda option: option[0])
     _, board, board_score = options[0]
     updated = confidence.ravel().copy()
-    if len(options) == 1 or options[1][0] - options[0][0] >= CONFIDENT_MARGIN:
-        updated[~sure] = np.maximum(updated[~sure], PREVIOUS_CONFIDENCE)
+    settled = len(options) == 1 or options[1][0] - options[0][0] >= CONFIDENT_MARGIN
+    for index in np.flatnonzero(~sure):
+        # a covered cell's costs say nothing: it is settled only when every such board agrees on it
+        if readings[index].covered:
+            agreed = len({option[1][index] for option in options}) == 1
+        else:
+            agreed = settled
+        if agreed:
+            updated[index] = max(updated[index], PREVIOUS_CONFIDENCE)
     return list(board), updated.reshape(SIZE, SIZE), board_score
 
 
@@ -881,6 +909,12 @@ def read(image: np.ndarray, previous: Any = None) -> Reading:
 
     diagnostics: dict[str, Any] = {**board.to_json(), "overlay": overlay,
                                    "overlay_alpha": round(alpha, 3) if overlay else 0.0}
+    covered = [f"{index // SIZE},{index % SIZE}" for index, reading in enumerate(readings) if reading.covered]
+    if covered:
+        diagnostics["covered"] = {cell: readings[int(cell[0]) * SIZE + int(cell[2])].covered for cell in covered}
+        # tiles drawn part way (sliding, growing) with no overlay on the board: a frame caught
+        # mid-animation, which follow mode waits out
+        diagnostics["in_motion"] = overlay is None
     diagnostics.update(read_score_boxes(image, board))
     score = diagnostics.get("score")
     if previous is not None and (confidence < DOUBTFUL_BELOW).any():

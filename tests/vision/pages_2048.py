@@ -70,6 +70,23 @@ async (ms) => {
 """
 
 
+#: A seeded Math.random (mulberry32), the seed taken from sessionStorage at each load.
+_SEEDED_RANDOM = """
+(() => {
+  const stored = sessionStorage.getItem('kibitzSeed');
+  if (stored === null) return;
+  let a = Number(stored) >>> 0;
+  Math.random = function () {
+    a = (a + 0x6D2B79F5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+})();
+"""
+
+
 def rows_of_cells(cells: list[list[Any]]) -> list[list[int]]:
     """The page's column-major ``cells[x][y]`` as rows top to bottom (0 empty)."""
     return [[(cells[x][y] or {}).get("value", 0) if cells[x][y] else 0 for x in range(SIZE)] for y in range(SIZE)]
@@ -100,6 +117,7 @@ class Page2048:
         self._ready()
         self._injected: list[str] = []
         self._shown: dict[str, Any] | None = None
+        self._seeded = False
 
     def close(self) -> None:
         self.browser.close(self.page)
@@ -129,9 +147,15 @@ class Page2048:
         self._shown = self._truth(rows, score, over, won, keep_playing)
         return dict(self._shown)
 
-    def new_game(self) -> dict[str, Any]:
-        """A fresh game (the page's two random tiles)."""
+    def new_game(self, seed: int | None = None) -> dict[str, Any]:
+        """A fresh game (the page's two random tiles); with ``seed``, the page's ``Math.random``
+        is a seeded generator from the reload on (the same game for the same keys)."""
         self.page.evaluate("() => { localStorage.removeItem('gameState'); }")
+        if seed is not None and not self._seeded:
+            self.page.add_init_script(_SEEDED_RANDOM)
+            self._seeded = True
+        if seed is not None:
+            self.page.evaluate("(seed) => { sessionStorage.setItem('kibitzSeed', String(seed)); }", seed)
         self.page.reload()
         self._ready()
         self.page.wait_for_function("document.querySelector('.tile-container').children.length >= 2")
@@ -372,7 +396,7 @@ def full_position(rng: np.random.Generator, top_exponent: int) -> tuple[list[lis
 SETUPS = [
     ("wide", (1024, 900), 1.0, 1.0), ("wide", (1280, 1000), 1.5, 1.0), ("wide", (1024, 900), 2.0, 1.0),
     ("wide", (900, 900), 3.0, 1.0), ("wide", (1280, 900), 1.0, 0.5), ("wide", (1280, 1000), 1.0, 0.75),
-    ("wide", (1400, 1400), 1.0, 1.5), ("wide", (1600, 1600), 1.0, 2.0), ("wide", (1366, 1024), 1.25, 1.1),
+    ("wide", (1400, 1400), 1.0, 1.5), ("wide", (1600, 2000), 1.0, 2.0), ("wide", (1366, 1024), 1.25, 1.1),
     ("narrow", (375, 700), 1.0, 1.0), ("narrow", (390, 844), 2.0, 1.0), ("narrow", (414, 896), 3.0, 1.0),
     ("narrow", (360, 740), 1.5, 1.0), ("narrow", (500, 900), 2.0, 1.25), ("narrow", (320, 640), 1.0, 1.0),
 ]

@@ -106,7 +106,7 @@ def test_follower_reads_only_settled_changes_and_plays_the_explained_moves():
 
 def test_follower_flags_what_no_move_explains_and_keeps_its_position():
     start = G2048.parse_board("2 2 . ./. . . ./. . . ./. . . 4")
-    screens = _Screens(G2048, {3: "2048 . . ./. . . ./. . . ./. . . .", 4: None, 5: "4 . . ./. . . ./. . . ./4 . . ."},
+    screens = _Screens(G2048, {3: "2048 . . ./. . . ./. . . ./. . . .", 4: None, 5: "4 . . ./. . . ./. . . ./. . . 4"},
                        unsure={5})
     follower = Follower(G2048, start, read=screens)
     follower.feed(_frame(3))
