@@ -462,16 +462,24 @@ def _lab_of_bgr(bgr: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(flat, cv2.COLOR_BGR2LAB).reshape(bgr.shape)
 
 
-def match_colours(lab: np.ndarray, dark: np.ndarray, rendering: Rendering, outlined: np.ndarray) -> ColourMatch:
+def washed_ring(share: np.ndarray) -> np.ndarray:
+    """How much darker than its centre the sides of a boulder washed to ``share`` of its colour
+    are at least: its outline is washed too, so RING_DARKER times the share, but never as faint as
+    the ground's own shading (RING_FAINT)."""
+    return np.maximum(RING_DARKER * share, RING_FAINT)
+
+
+def match_colours(lab: np.ndarray, dark: np.ndarray, rendering: Rendering, ring: np.ndarray) -> ColourMatch:
     """Distances of cells (median Lab, outline grey) to the rendering's colours, plain or washed
     towards white as the selected group is: how washed, the outline tells (its grey against the
-    colour's own outline). Only ``outlined`` cells can be washed boulders."""
+    colour's own outline). Only outlined cells can be washed boulders: their ``ring`` darker than
+    :func:`washed_ring`."""
     plain = np.linalg.norm(lab[:, None, :] - rendering.lab[None, :, :], axis=2)
     plain += DARK_WEIGHT * np.clip(np.abs(dark[:, None] - rendering.dark[None, :]) - DARK_SLACK, 0, None)
     share = np.clip((255 - dark[:, None]) / (255 - rendering.dark[None, :]), 0.2, 1.0)
     washed_bgr = share[..., None] * _bgr_of_lab(rendering.lab)[None] + (1 - share[..., None])
     washed = np.linalg.norm(lab[:, None, :] - _lab_of_bgr(washed_bgr), axis=2) + WASH_PENALTY
-    washed[(share >= WASHED_BELOW) | ~outlined[:, None]] = np.inf
+    washed[(share >= WASHED_BELOW) | (ring[:, None] <= washed_ring(share))] = np.inf
     is_washed = washed < plain
     empty = np.linalg.norm(lab - rendering.empty_lab[None, :], axis=1)
     empty += DARK_WEIGHT * np.clip(np.abs(dark - rendering.empty_dark) - DARK_SLACK, 0, None)
@@ -689,17 +697,16 @@ def _classify(features: CellFeatures, shape: tuple[int, int], rendering: str | N
     with the named rendering or the one that explains the cells best. Icons are matched only
     around the outlined cells of the palette's colours (the board), for speed, unless
     ``icons_everywhere``."""
-    outlined = features.ring > RING_DARKER
-
     def unexplained(match: ColourMatch) -> float:
         return float(np.minimum(np.minimum(match.distance.min(axis=1), match.empty), FARTHEST_COLOUR).sum())
 
     candidates = [r for r in renderings() if rendering in (None, r.name)]
-    match = min((match_colours(features.lab, features.dark, r, outlined) for r in candidates), key=unexplained)
+    match = min((match_colours(features.lab, features.dark, r, features.ring) for r in candidates), key=unexplained)
     everywhere = np.arange(len(features.lab))
     order = np.argsort(match.distance, axis=1)
     best, second = match.distance[everywhere, order[:, 0]], match.distance[everywhere, order[:, 1]]
     washed = match.washed[everywhere, order[:, 0]]
+    outlined = features.ring > np.where(washed, washed_ring(match.share[everywhere, order[:, 0]]), RING_DARKER)
     coloured = (outlined & (best < FARTHEST_COLOUR)).reshape(shape)
     near_board = np.zeros(shape, bool)
     if coloured.any():
@@ -720,7 +727,7 @@ def _classify(features: CellFeatures, shape: tuple[int, int], rendering: str | N
     boulder = (outlined & ((best < FARTHEST_COLOUR) | icons.found)) | (faintly_outlined & (best < CLOSE_COLOUR)) | (
         icons.found & (icons.icon < STANDALONE_ICON * icons.plain))
     empty = ~boulder & (match.empty < FARTHEST_EMPTY)
-    carriers = match_colours(features.sides, features.dark, match.rendering, outlined)
+    carriers = match_colours(features.sides, features.dark, match.rendering, np.where(outlined, features.ring, 0))
     carrier_order = np.argsort(carriers.distance, axis=1)
     carrier_best = carriers.distance[everywhere, carrier_order[:, 0]]
     return _Cells(
