@@ -187,9 +187,17 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
         state = State.from_rows(grid.tolist(), tuple(tray), score if isinstance(score, int) else 0)
     except ValueError as error:
         raise NoBoardFound(f"the engine refuses the board read: {error}") from None
+    doubtful_fields = []
+    # a tray slot whose shape was not told, or told by size alone, or a tray the image may cut off
+    if "tray_note" in diagnostics or any(
+            "unread" in slot or (slot.get("piece") and slot.get("confidence", 1.0) < DOUBTFUL_BELOW)
+            for slot in tray_found):
+        doubtful_fields.append("tray")
+    if not isinstance(score, int):  # the state holds 0 for it: never a silent guess
+        doubtful_fields.append("score")
     diagnostics["ms"] = round((time.perf_counter() - started) * 1000, 1)
     cells = {"grid": grid.tolist(), "tray": list(tray)}
-    return Reading("1010", state, cells, confidence, diagnostics)
+    return Reading("1010", state, cells, confidence, diagnostics, tuple(doubtful_fields))
 
 
 def _find_board_at_a_scale(image: np.ndarray) -> BoardGeometry:
@@ -650,6 +658,7 @@ class _TrayShape:
         distance = delta_e(lab, np.median(lab[inside & (labels == self.colour)], axis=0))
         (self.columns, self.clear_across), (self.rows, self.clear_down) = (
             _cells_along(distance, blob, axis) for axis in (0, 1))
+        self.distance = distance
 
     def read(self, cell: float | None) -> tuple[str | None, float, str]:
         """The piece letter, the confidence of the reading and, for None, why. ``cell``: the
@@ -657,7 +666,27 @@ class _TrayShape:
         _, _, width, height = self.box
         columns, rows = self.columns, self.rows
         clarity = min(self.clear_across, self.clear_down)
-        if columns is None or rows is None:
+        if max(width, height) >= 1.5 * min(width, height):
+            # only bars are longer than wide: the length of a bar of square cells tells its count
+            long_axis = 0 if width > height else 1
+            length = max(width, height)
+            counts = _bar_cells(length / min(width, height))
+            scores, contrast, _ = _count_scores(self.distance, self.blob, long_axis)
+            ranked = sorted(counts, key=lambda n: scores.get(n, -np.inf), reverse=True)
+            if len(counts) == 1:
+                count, clarity = counts[0], BAR_LENGTH_CLARITY
+            elif len(counts) > 1 and contrast >= TRAY_GAP_CONTRAST and scores.get(ranked[0], 0) > 0:
+                # the gaps choose among the counts its length allows, by how much better they fit
+                count = ranked[0]
+                clarity = float(np.clip((scores[count] - scores.get(ranked[1], -np.inf)) / contrast, 0, 1))
+            elif counts and cell is not None:
+                count = min(counts, key=lambda n: abs(length / cell - n))
+                clarity = 0.5 * float(np.clip(1 - 2 * abs(length / cell - count), 0, 1))  # by size alone
+            else:
+                return None, 0.0, (f"a bar of {' or '.join(map(str, counts)) or 'no whole number of'} cells by "
+                                   f"its length, not told apart by the gaps across it")
+            columns, rows = (count, 1) if long_axis == 0 else (1, count)
+        elif columns is None or rows is None:
             if cell is None:
                 return None, 0.0, "its cells cannot be counted (no clear gaps between them)"
             columns, rows = max(1, round(width / cell)), max(1, round(height / cell))
@@ -681,46 +710,74 @@ class _TrayShape:
         return letter, float(min(fill_margin, clarity, same_colour, 2 * squareness - 1)), ""
 
 
+#: The gaps between cells are at most this share of the pitch in every look.
+MAX_GAP_SHARE = 0.2
+#: How sure a bar's count is when its length alone tells it.
+BAR_LENGTH_CLARITY = 0.9
+
+
+#: A blob's edges may reach this share of its width past its cells, or stop short of them
+#: (antialiasing, blur, the joining of its cells).
+EDGE_SHARE = 0.12
+
+
+def _bar_cells(ratio: float) -> list[int]:
+    """The cell counts a bar may have when it is ``ratio`` times as long as it is wide: n cells of
+    pitch p with gaps of share f are (n - f) / (1 - f) widths long (f up to MAX_GAP_SHARE), and
+    the blob's edges may be off by EDGE_SHARE of its width at each end."""
+    shortest = (ratio + 2 * EDGE_SHARE) / (1 + 2 * EDGE_SHARE)
+    longest = (ratio - 2 * EDGE_SHARE) / (1 - 2 * EDGE_SHARE)
+    low, high = shortest * (1 - MAX_GAP_SHARE) + MAX_GAP_SHARE, longest
+    return [n for n in range(2, 6) if low <= n <= high]
+
+
 #: A gap between a tray piece's cells stands this much (Lab ΔE) above the cells' own colour at least.
 TRAY_GAP_CONTRAST = 5.0
 
 
-def _cells_along(distance: np.ndarray, blob: np.ndarray, axis: int) -> tuple[int | None, float]:
-    """How many cells a tray piece has across (axis 0: columns) or down (axis 1: rows), from the
-    gaps between them: the profile of how far the blob's pixels are from the piece's colour,
-    column by column (row by row), peaks at every gap. For each count n the gaps are expected at
-    the n-th parts of the blob and the cells' middles between them; the count whose gaps stand
-    out most from its cells' middles is taken. Returns (count, clarity 0..1) or (None, 0)."""
+def _count_scores(distance: np.ndarray, blob: np.ndarray, axis: int) -> tuple[dict[int, float], float, float]:
+    """How well each count n of cells (2 to 5) fits a tray blob across (axis 0) or down (axis 1):
+    the profile of how far the blob's pixels are from the piece's colour, column by column (row by
+    row), peaks at every gap; for n cells the gaps are expected at the n-th parts of the blob and
+    the cells' middles between them, and n scores how much its gaps stand out from its middles.
+    Also the profile's contrast and how much a single cell's middle stands out (for n = 1)."""
     weights = blob.sum(axis=axis)
     profile = np.where(weights > 0, (distance * blob).sum(axis=axis) / np.maximum(weights, 1), 0.0)
     length = len(profile)
     trim = max(2, round(0.1 * min(blob.shape)))
     interior = profile[trim:length - trim] if length > 2 * trim + 2 else profile
-    contrast = float(interior.max() - np.median(interior))
+    level = float(np.median(interior))
+    contrast = float(interior.max()) - level
 
     def middles_max(n: int) -> float:
         cell = length / n
         return max(float(profile[int((i + 0.25) * cell):max(int((i + 0.75) * cell), int((i + 0.25) * cell) + 1)].max())
                    for i in range(n))
 
-    if contrast < TRAY_GAP_CONTRAST:
-        return 1, 1.0
-    best, best_score = None, -np.inf
+    scores = {}
     for n in range(2, 6):
         cell = length / n
         if cell < 3:
             break
         reach = max(1, round(0.12 * cell))
         gaps = min(float(profile[max(0, round(k * cell) - reach):round(k * cell) + reach + 1].max()) for k in range(1, n))
-        score = gaps - middles_max(n)
-        if score > best_score:
-            best, best_score = n, score
-    # a single cell: nothing in its middle stands out like a gap
-    single = (TRAY_GAP_CONTRAST - (middles_max(1) - np.median(interior)))
-    if best is None or single > best_score:
+        scores[n] = gaps - middles_max(n)
+    return scores, contrast, middles_max(1) - level
+
+
+def _cells_along(distance: np.ndarray, blob: np.ndarray, axis: int) -> tuple[int | None, float]:
+    """How many cells a tray piece has across (axis 0: columns) or down (axis 1: rows), from the
+    gaps between them (:func:`_count_scores`): the best count, or 1 when nothing in the blob's
+    middle stands out like a gap. Returns (count, clarity 0..1) or (None, 0)."""
+    scores, contrast, single_bump = _count_scores(distance, blob, axis)
+    if contrast < TRAY_GAP_CONTRAST:
+        return 1, 1.0
+    best = max(scores, key=scores.get) if scores else None
+    single = TRAY_GAP_CONTRAST - single_bump
+    if best is None or single > scores[best]:
         return (1, float(np.clip(single / contrast, 0, 1))) if single > 0 else (None, 0.0)
-    clarity = float(np.clip(best_score / contrast, 0, 1))
-    return (best, clarity) if best_score > 0 else (None, 0.0)
+    clarity = float(np.clip(scores[best] / contrast, 0, 1))
+    return (best, clarity) if scores[best] > 0 else (None, 0.0)
 
 
 def _sub_cells(inside: np.ndarray, rows: int, columns: int) -> tuple[tuple[str, ...], float, np.ndarray]:
