@@ -322,6 +322,12 @@ def _on_grid(runs: Runs, offset: float, cell: float) -> Runs:
     return Runs(runs.across[keep], runs.start[keep], runs.end[keep])
 
 
+def _within(runs: Runs, low: float, high: float) -> Runs:
+    """The runs that lie within [low, high] along their length."""
+    keep = (runs.start >= low) & (runs.end <= high)
+    return Runs(runs.across[keep], runs.start[keep], runs.end[keep])
+
+
 def _clipped(runs: Runs, low: float, high: float) -> Runs:
     """The runs that reach into [low, high] along their length, cut to it."""
     keep = (runs.end > low) & (runs.start < high)
@@ -361,13 +367,14 @@ def _judge(masks: LineMasks, cell: float, shape: tuple[int, int]) -> Candidate |
     if max(coherence_x, coherence_y) >= MIN_COHERENCE > min(coherence_x, coherence_y):
         # other lines across the image (a window's panels and toolbars) blur one axis: its
         # coherence is taken again over the runs crossing the board's span along the other axis
+        # (lines running on well past the board's edges are not its walls)
         if coherence_x >= MIN_COHERENCE:
             left = _place(vertical, horizontal, offset_x, cell, WIDTH, width, -0.5)
-            inside = _clipped(horizontal, left, left + WIDTH * cell).longer_than(WALL_RUN * cell)
+            inside = _within(horizontal, left - 0.5 * cell, left + (WIDTH + 0.5) * cell)
             coherence_y, offset_y = _coherence(inside.across, inside.length ** 2, cell)
         else:
             top = _place(horizontal, vertical, offset_y, cell, HEIGHT, height, -GRID_TOLERANCE)
-            inside = _clipped(vertical, top, top + HEIGHT * cell).longer_than(WALL_RUN * cell)
+            inside = _within(vertical, top - 0.5 * cell, top + (HEIGHT + 0.5) * cell)
             coherence_x, offset_x = _coherence(inside.across, inside.length ** 2, cell)
     if min(coherence_x, coherence_y) < MIN_COHERENCE:
         return None
@@ -459,6 +466,24 @@ def _repeating_pitches(runs: Runs, size: int) -> list[float]:
     return pitches
 
 
+def _sharpened(masks: LineMasks, pitch: float) -> float:
+    """The pitch within 3 % of ``pitch`` at which the long runs of both directions sit best on
+    one grid each (an autocorrelation peak is a pixel or so off: over eight cells that is a
+    grid line's width)."""
+    vertical = masks.vertical_runs.longer_than(WALL_RUN * pitch)
+    horizontal = masks.horizontal_runs.longer_than(WALL_RUN * pitch)
+    trials = pitch * (1.0 + np.linspace(-0.03, 0.03, 25))
+
+    def fit(runs: Runs) -> np.ndarray:
+        if runs.across.size == 0:
+            return np.zeros(trials.size)
+        weights = runs.length ** 2
+        phasors = np.exp(2j * np.pi * runs.across[None, :] / trials[:, None]) @ weights
+        return np.abs(phasors) / weights.sum()
+
+    return float(trials[int(np.argmax(np.maximum(fit(vertical), fit(horizontal))))])
+
+
 def find_board(masks: LineMasks, shape: tuple[int, int]) -> Candidate | None:
     """The best board the line masks show, or None. The cell's side is tried at what the longest
     lines suggest (the dotted line spans 8 cells, a wall up to 16) and at the pitches the walls
@@ -468,8 +493,8 @@ def find_board(masks: LineMasks, shape: tuple[int, int]) -> Candidate | None:
         pitches.update((extent / WIDTH, extent / (WIDTH // 2)))
     for extent in _line_extents(masks.vertical_runs, True):
         pitches.update((extent / HEIGHT, extent / WIDTH))
-    pitches.update(_repeating_pitches(masks.vertical_runs, shape[1]))
-    pitches.update(_repeating_pitches(masks.horizontal_runs, shape[0]))
+    pitches.update(_sharpened(masks, pitch) for pitch in _repeating_pitches(masks.vertical_runs, shape[1]))
+    pitches.update(_sharpened(masks, pitch) for pitch in _repeating_pitches(masks.horizontal_runs, shape[0]))
     best: Candidate | None = None
     for cell in sorted(pitches):
         if cell < MIN_CELL:
