@@ -116,6 +116,12 @@ MAX_FLIPPED_CANDIDATES = 6
 TEMPLATE_HEIGHT, TEMPLATE_WIDTH = 24, 20
 #: A glyph is read as a digit when its best template correlates at least this well.
 DIGIT_MATCH = 0.6
+#: Digits touching in small print: a glyph wider than MOST_DIGIT_WIDTH times its height holds
+#: more than one; it is cut at columns of at most THIN_JOIN of its fullest column's ink, at least
+#: DIGIT_SPACING of its height apart.
+MOST_DIGIT_WIDTH = 1.05
+THIN_JOIN = 0.35
+DIGIT_SPACING = 0.4
 
 
 @dataclasses.dataclass(frozen=True)
@@ -490,6 +496,27 @@ def _ink_rows(line: np.ndarray, start: int, end: int) -> tuple[int, int]:
     return int(rows[0]), int(rows[-1]) + 1
 
 
+def _touching_digits(line: np.ndarray, glyph: tuple[int, int], rows: tuple[int, int]) -> list[tuple[int, int]]:
+    """A glyph cut where digits that touch in small print meet: a glyph wider than a digit is
+    (no digit of the page's fonts is wider than it is tall) is cut at its thinnest columns, each
+    cut at least DIGIT_SPACING of its height from the others and from its ends."""
+    start, end = glyph
+    top, bottom = rows
+    height = bottom - top
+    if end - start <= MOST_DIGIT_WIDTH * height:
+        return [glyph]
+    counts = line[top:bottom, start:end].sum(axis=0)
+    spacing = DIGIT_SPACING * height
+    cuts: list[int] = []
+    for column in np.argsort(counts, kind="stable"):
+        if counts[column] > THIN_JOIN * counts.max():
+            break
+        if spacing <= column <= end - start - spacing and all(abs(column - cut) >= spacing for cut in cuts):
+            cuts.append(int(column))
+    edges = [0, *sorted(cuts), end - start]
+    return [(start + a, start + b) for a, b in zip(edges, edges[1:])]
+
+
 def read_score(bgr: np.ndarray, geometry: WellGeometry) -> tuple[int | None, float]:
     """The number of the "score: N" line right of the well, and how well its worst digit matched
     (None, 0 when there is no such line).
@@ -507,7 +534,16 @@ def read_score(bgr: np.ndarray, geometry: WellGeometry) -> tuple[int | None, flo
     if x1 - x0 < 2 * pitch or y1 - y0 < pitch:
         return None, 0.0
     region = cv2.cvtColor(bgr[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
-    background = int(np.bincount(region.ravel(), minlength=256).argmax())
+    # the background is the page's right beside the well; the region ends where another panel
+    # starts (Kibitz's window: the advisor's table right of the board's black)
+    background = int(np.bincount(region[:, :max(2, int(0.5 * pitch))].ravel(), minlength=256).argmax())
+    other = np.abs(np.median(region, axis=0) - background) > 40
+    panel = np.flatnonzero(other[:-2] & other[1:-1] & other[2:])
+    if len(panel):
+        x1 = x0 + int(panel[0])
+        region = region[:, :panel[0]]
+        if x1 - x0 < 2 * pitch:
+            return None, 0.0
     contrast = np.abs(region.astype(np.float32) - background)
     if contrast.max() < 60:
         return None, 0.0
@@ -529,8 +565,10 @@ def read_score(bgr: np.ndarray, geometry: WellGeometry) -> tuple[int | None, flo
             continue
         if x1 == width and words[1][-1][1] >= region.shape[1] - 0.6 * line.shape[0]:
             return None, 0.0  # the number reaches the image's edge: more digits may be cut off
+        glyphs = [(piece, rows) for glyph, rows in zip(words[1], digit_rows)
+                  for piece in _touching_digits(line, glyph, rows)]
         digits = []
-        for (start, end), (top, bottom) in zip(words[1], digit_rows):
+        for (start, end), (top, bottom) in glyphs:
             box = ink[line_start + top:line_start + bottom, start:end]
             patch = _normalised(glyph_patch(box))
             scores = np.tensordot(templates, patch, axes=([2, 3], [0, 1])).max(axis=0)

@@ -33,8 +33,10 @@ VIEWPORT = (800, 640)
 #: (a settled screen the follower reads).
 SHOT_AFTER_KEY = 0.25
 SECOND_SHOT = 0.6
-#: At most this many placements pass without a settled screen (follow mode explains two at most).
-MOST_PLACEMENTS_UNSEEN = 2
+#: Every placement is on a settled screen before the next one locks, somewhere in the next
+#: piece's fall: two placements between two readings can be told apart by no one when they commute
+#: (two S pieces placed apart, in either order, leave the same well and the AI sends the same).
+MOST_PLACEMENTS_UNSEEN = 1
 #: The chance that the player takes the advisor's second or third choice instead of its best (so
 #: seeded games differ: the AI is deterministic).
 OTHER_CHOICE = 0.2
@@ -102,8 +104,12 @@ def follow_game(browser, url: str, seed: int, scale: float = 1.0, zoom: float = 
             choices = rank(actual, limit=3)
             pick = choices[0] if rng.random() >= OTHER_CHOICE or len(choices) == 1 else rng.choice(choices[1:])
             for number, key in enumerate(pick.keys):
+                locks = number == len(pick.keys) - 1  # the last Down locks the piece
+                if locks and unseen >= MOST_PLACEMENTS_UNSEEN:
+                    page.settled()
+                    shoot(2)
                 page.press(key)
-                if number == len(pick.keys) - 1:  # the last Down locks the piece
+                if locks:
                     actual = GAME.play(actual, pick.move).state
                     placed.append(pick.move)
                     unseen += 1
@@ -111,7 +117,7 @@ def follow_game(browser, url: str, seed: int, scale: float = 1.0, zoom: float = 
                     page.settled()
                     shoot(2 if rng.random() < SECOND_SHOT else 1)
             page.settled()
-            if unseen >= MOST_PLACEMENTS_UNSEEN or rng.random() < 0.5:
+            if rng.random() < 0.5:
                 shoot(2)
         page.settled()
         shoot(3)  # the final screen, settled
@@ -131,6 +137,11 @@ def follow_game(browser, url: str, seed: int, scale: float = 1.0, zoom: float = 
             "pieces": _pieces_sent(follower_start(rules), followed) == _pieces_sent(real.start, real_moves) if real else False,
             "well": follower.state.well == truth["well"], "score": follower.state.score == truth["score"],
             "follower_over": follower.state.over}
+        for index, (mine, theirs) in enumerate(zip(followed, real_moves)):
+            if _cells(mine) != _cells(theirs):
+                notes.append(f"placement {index + 1}: followed {mine}, the page's {theirs}")
+                break
+        numbers["notes"] = notes[:10]
         numbers["tree_equal"] = bool(
             real is not None and numbers["over"]
             and [_cells(m) for m in followed] == [_cells(m) for m in real_moves]

@@ -325,12 +325,11 @@ def _template_path() -> str:
     return str(resources.files("assets.vision.hatetris").joinpath("digits.png"))
 
 
-def test_a_capture_of_kibitzs_whole_window_never_reads_a_wrong_score_as_sure(qapp, reference_data):
+def test_a_capture_of_kibitzs_whole_window_reads_the_score_beside_the_advisor(qapp, reference_data):
     # Kibitz's window at piece 120 of David & Felipe's 86-point record, captured whole (the board
-    # with its ghost, badge and key line, the advisor's text right of it) as `kibitz read` gets it
-    # from a screenshot: the record's replay says the score is 40. The reader either reads 40 or
-    # says the score is doubtful (the reading is then not sure); it never gives another score as
-    # sure (it gave 0, sure of it).
+    # with its ghost, badge and key line, the advisor's table right of it) as `kibitz read` gets it
+    # from a screenshot: the record's replay says the score is 40. The score's line ends where the
+    # advisor panel starts (its white made the board's black look like ink: the score was unread).
     import csv
 
     from app.gui.capture import image_to_bgr
@@ -344,9 +343,11 @@ def test_a_capture_of_kibitzs_whole_window_never_reads_a_wrong_score_as_sure(qap
     window.resize(1280, 900)
     window.apply_line(type(line)(line.start, line.moves[:120]))
     assert window.state.score == 40
+    window_well = window.state.well
     image = image_to_bgr(window.grab().toImage())
     window.close()
     window.deleteLater()
     reading = read("hatetris", image)
-    if reading.state.score != 40:
-        assert "score" in reading.doubtful_fields and not reading.sure
+    assert reading.state.score == 40 and reading.diagnostics["score_source"] == "page"
+    assert "score" not in reading.doubtful_fields
+    assert reading.state.well == window_well
