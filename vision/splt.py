@@ -367,14 +367,21 @@ def _judge(masks: LineMasks, cell: float, shape: tuple[int, int]) -> Candidate |
     if max(coherence_x, coherence_y) >= MIN_COHERENCE > min(coherence_x, coherence_y):
         # other lines across the image (a window's panels and toolbars) blur one axis: its
         # coherence is taken again over the runs crossing the board's span along the other axis
-        # (lines running on well past the board's edges are not its walls)
+        # (lines running on well past the board's edges, or beyond the walls' own span, are
+        # not its walls)
         if coherence_x >= MIN_COHERENCE:
             left = _place(vertical, horizontal, offset_x, cell, WIDTH, width, -0.5)
             inside = _within(horizontal, left - 0.5 * cell, left + (WIDTH + 0.5) * cell)
+            walls = _on_grid(_crossing(vertical, left, left + WIDTH * cell, across=True), offset_x, cell)
+            inside = _crossing(inside, walls.start.min() - 0.5 * cell, walls.end.max() + 0.5 * cell, across=True) \
+                if walls.across.size else inside
             coherence_y, offset_y = _coherence(inside.across, inside.length ** 2, cell)
         else:
             top = _place(horizontal, vertical, offset_y, cell, HEIGHT, height, -GRID_TOLERANCE)
             inside = _within(vertical, top - 0.5 * cell, top + (HEIGHT + 0.5) * cell)
+            walls = _on_grid(_crossing(horizontal, top, top + HEIGHT * cell, across=True), offset_y, cell)
+            inside = _crossing(inside, walls.start.min() - 0.5 * cell, walls.end.max() + 0.5 * cell, across=True) \
+                if walls.across.size else inside
             coherence_x, offset_x = _coherence(inside.across, inside.length ** 2, cell)
     if min(coherence_x, coherence_y) < MIN_COHERENCE:
         return None
