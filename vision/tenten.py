@@ -405,7 +405,10 @@ def _fit_grid(distance: np.ndarray, geometry: BoardGeometry) -> BoardGeometry | 
         gaps = _gaps_high(profile)
         if gaps.max() <= 0:
             return None
-        first, step = grid_finder.regular_lines(gaps, max(2, round(pitch)))
+        try:
+            first, step = grid_finder.regular_lines(gaps, max(2, round(pitch)))
+        except ZeroDivisionError:  # the gaps it found fitted a step of 0: no grid
+            return None
         if abs(step - pitch) > 0.1 * pitch:
             return None
         # the line nearest where the first inner gap should be

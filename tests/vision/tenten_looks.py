@@ -17,7 +17,8 @@ Layouts: ``phone`` (portrait, 320 to 1440 px wide, the board 87 % of the width) 
 landscape page 1024 to 3840 px wide with the game in a column in its middle). Shapes are drawn
 with cv2 (each rounded square antialiased from a 4x drawing); text with Qt from a font file
 shipped in assets/fonts, never the machine's fonts. ``captures(count, seed)`` gives a seeded
-series of such pictures, PNG or JPEG (quality 60-95) for the benchmark.
+series of such pictures, PNG or JPEG (quality 60-95), a third of them resized afterwards (0.55-0.95
+or 1.2-1.6), for the tests and the benchmark.
 """
 
 from __future__ import annotations
@@ -351,10 +352,23 @@ def random_render(rng: np.random.Generator, theme: str | None = None, layout: st
     page = look.page[int(rng.integers(len(look.page)))]
     quality = None if rng.random() < 0.4 else int(rng.integers(60, 96))
     image, truth = draw(random_position(rng), look, layout, width, page)
+    # a third of the pictures are shared at another size than they were taken (mostly smaller)
+    factor = 1.0
+    if rng.random() < 1 / 3:
+        factor = float(rng.uniform(0.55, 0.95) if rng.random() < 0.75 else rng.uniform(1.2, 1.6))
+        image = resized(image, factor)
+        truth["board_px"] = {key: round(value * factor, 2) for key, value in truth["board_px"].items()}
     image = compressed(image, quality)
     label = f"{theme} {layout}"
-    truth.update(look=theme, layout=layout, width=width, format="png" if quality is None else f"jpeg q{quality}")
+    truth.update(look=theme, layout=layout, width=image.shape[1], drawn_width=width, resized=round(factor, 3),
+                 format="png" if quality is None else f"jpeg q{quality}")
     return image, truth, label
+
+
+def resized(image: np.ndarray, factor: float) -> np.ndarray:
+    """``image`` scaled by ``factor`` as an image viewer would (area average down, cubic up)."""
+    interpolation = cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC
+    return cv2.resize(image, None, fx=factor, fy=factor, interpolation=interpolation)
 
 
 def captures(count: int, seed: int = 0) -> Iterator[tuple[np.ndarray, dict[str, Any], str]]:
