@@ -119,6 +119,7 @@ HATCH_CONTRAST = 5.0
 #: A cell with at least this share of its inside coloured is tinted (Kibitz's highlights and
 #: advice): its hatching is looked for under the colour.
 TINTED = 0.5
+TINTED_CONFIDENCE = 0.5
 #: A cell whose inside is this grey on average (a plain box's is black) but not hatched is
 #: doubtful.
 GREY_INSIDE = 20.0
@@ -735,6 +736,8 @@ def classify_cells(grey: np.ndarray, coloured: np.ndarray, geometry: BoardGeomet
     confidence = np.where(kinds == VOID, void_margin, np.minimum(np.minimum(void_margin, hatch_margin), dark_margin))
     confidence = np.clip(confidence, 0.0, 1.0)
     confidence[empty] = 0.0
+    # what is under a tint is seen through a colour: never sure
+    confidence[tinted] = np.minimum(confidence[tinted], TINTED_CONFIDENCE)
     return CellKinds(kinds, confidence, white_share, hatch, (kinds == POINT) & ~hatched)
 
 
@@ -1467,6 +1470,11 @@ def read_again(strokes: Strokes, regions: list[tuple[int, int, int, int]], numbe
     return settled
 
 
+#: On a board whose cells are under this many pixels in the caller's image the digits are under
+#: nine pixels tall, their strokes a pixel or less: a 3 and an 8 differ by a stroke the scaling
+#: may have faded, so no number read there is sure (the previous position can settle them).
+SMALL_DIGITS_CELL = 26.0
+SMALL_DIGITS_CONFIDENCE = 0.5
 #: A number read with less confidence than this is read again (the reading's doubtful cut).
 DOUBTFUL = 0.6
 #: Digits of one number are this many times as wide as each other at most.
@@ -1696,8 +1704,11 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     numbers = read_again(strokes, regions, numbers, DIGIT_HEIGHT * geometry.cell)
     read_points = {}
     alternatives = {}
+    small = board.in_caller_pixels(geometry)["cell"] < SMALL_DIGITS_CELL
     for (x, y, w, h), reading in zip(points, numbers):
         number, sure = reading.value, reading.sure
+        if small:
+            sure = min(sure, SMALL_DIGITS_CONFIDENCE)
         alternatives[(x, y, w, h)] = reading.alternatives
         if number is None or number == 0:
             problems.append(f"the number of the point block at ({x},{y}) could not be read")
@@ -1708,6 +1719,9 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
                    key=lambda box: (box[1], box[0]))
 
     header = read_header(grey, strokes, ink, geometry)
+    if small:
+        header = dataclasses.replace(header, score_confidence=min(header.score_confidence, SMALL_DIGITS_CONFIDENCE),
+                                     splits_confidence=min(header.splits_confidence, SMALL_DIGITS_CONFIDENCE))
     # the image alone, then (when given) with the previous position's help; the latter is used only
     # when legal splits from the previous position reach it
     alone = _from_header(boxes, confidence, header, None)
