@@ -66,18 +66,18 @@ from engines.destructo.notation import board_text
 from engines.destructo.rules import COLOURLESS, Boulder, group_at, removal
 from engines.errors import NotationError
 from vision import grid
-from vision.colour import lab_image
+from vision.colour import lab_image, shrink_by
 from vision.images import as_bgr
 from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
 
 GAME = "destructo"
 
 # -- the lattice
-#: The lattice is searched on a copy whose longer side is at most this (for speed), then on a
-#: larger one if that fails.
+#: The lattice is searched on a copy whose longer side is at most this (for speed; the image
+#: averaged over whole squares, vision.colour.shrink_by), then on a larger one if that fails.
 WORK_SIDES = (720, 1440)
 #: Boulders shorter than this on the working copy are looked for again on a copy where they are
-#: this tall.
+#: at least this tall.
 FINE_PITCH = 40
 #: The smallest pitch (working pixels) searched: smaller boulders cannot be read.
 SHORTEST_PITCH = 7
@@ -236,24 +236,26 @@ def find_lattice(bgr: np.ndarray) -> Lattice:
     """The boulder lattice of the image, covering every whole cell in it; NoBoardFound if none.
     Searched on a copy at most WORK_SIDES[0] pixels long, else on a larger one; small boulders
     (a board in a large screenshot) are searched again, around the board only, on a copy where
-    they are FINE_PITCH pixels tall, so that the gaps between them are found to the pixel."""
+    they are at least FINE_PITCH pixels tall, so that the gaps between them are found to the
+    pixel. Copies are averages over whole squares of pixels (fast, and no pixel is blurred into
+    a fraction of another)."""
     height, width = bgr.shape[:2]
     failure = None
     for side in WORK_SIDES:
-        scale = min(1.0, side / max(height, width))
+        block = max(1, int(np.ceil(max(height, width) / side)))
         try:
-            lattice, (x0, y0, x1, y1) = _lattice_at(bgr, scale)
+            lattice, (x0, y0, x1, y1) = _lattice_at(bgr, block)
         except NoBoardFound as error:
             failure = failure or error
-            if scale == 1.0:
+            if block == 1:
                 break
             continue
-        if lattice.pitch_y * scale < FINE_PITCH and scale < 1.0:
+        if lattice.pitch_y / block < FINE_PITCH and block > 1:
             margin_x, margin_y = round(lattice.pitch_x), round(lattice.pitch_y)
             x0, y0 = max(0, x0 - margin_x), max(0, y0 - margin_y)
             around = bgr[y0:min(height, y1 + margin_y), x0:min(width, x1 + margin_x)]
             try:
-                fine, _ = _lattice_at(around, min(1.0, FINE_PITCH / lattice.pitch_y))
+                fine, _ = _lattice_at(around, max(1, int(lattice.pitch_y // FINE_PITCH)))
             except NoBoardFound:
                 return lattice
             return _spread(fine.left + x0, fine.top + y0, fine.pitch_x, fine.pitch_y, width, height)
@@ -278,11 +280,12 @@ def _busy_box(grey: np.ndarray) -> tuple[int, int, int, int]:
             min(grey.shape[0], y + h + size // 2))
 
 
-def _lattice_at(bgr: np.ndarray, scale: float) -> tuple[Lattice, tuple[int, int, int, int]]:
-    """The lattice found on a copy of the image scaled by ``scale``, and the busy region it was
-    found in, both in the image's pixels."""
+def _lattice_at(bgr: np.ndarray, block: int) -> tuple[Lattice, tuple[int, int, int, int]]:
+    """The lattice found on a copy of the image averaged over ``block`` x ``block`` squares, and
+    the busy region it was found in, both in the image's pixels."""
     height, width = bgr.shape[:2]
-    work = cv2.resize(bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else bgr
+    scale = 1.0 / block
+    work = shrink_by(bgr, block)
     grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY).astype(np.float32)
     if min(grey.shape) < 3 * SHORTEST_PITCH:
         raise NoBoardFound(f"the image ({width} x {height} px) is too small to hold a board")
