@@ -53,7 +53,9 @@ How it reads:
    splits apart). It is used only then: when no reading is reached (or the two are too far apart
    to check), the image is read alone, what it leaves doubtful stays doubtful, and a previous
    position that does not lead to the board makes the reading doubtful too (``"previous"`` in
-   ``Reading.doubtful_fields``).
+   ``Reading.doubtful_fields``). The previous position settles the split count and the score
+   only when every continuation reaching the board (that the image does not rule out: a split
+   count or score read, the figure's arms) agrees on them; otherwise they stay doubtful.
 9. **The end screen** (SCORE and SPLITS in big digits between hatched bands, no board) is
    recognised when no board is found: ``NoBoardFound`` then carries ``diagnostics["end_screen"]``.
 """
@@ -1963,11 +1965,12 @@ def follow_previous(previous: State, state: State, boxes: list[list[int]], confi
     note = (f"reached from the previous position in {moves} split{'s' if moves != 1 else ''}"
             + ("" if len(reached) == 1 else " (another reading is reached too: still doubtful)"))
     reached_state = explanation.state
-    fields, outcomes = _unsettled_fields(previous, reached_state, header, splits_sure, score_sure, steps)
+    ways = _ways_here(previous, [found.state for _, found in reached], steps) if not (splits_sure and score_sure) else []
+    fields, ways = open_fields(ways, header, splits_sure, score_sure)
     if fields:
-        shown = ", ".join(f"{splits} splits and score {score}" for splits, score in outcomes[:4])
-        note += (f"; continuations reach this board with {shown}" if outcomes else
-                 "; too many continuations to tell the split count and score apart")
+        shown = ", ".join(f"{splits} splits and score {score}" for splits, score in ways[:4])
+        note += (f"; continuations reach this board with {shown}" if ways else
+                 "; the continuations that reach this board could not all be looked at")
     if score_sure and reached_state.score != state.score:
         return Followed(reached_state, trial, settled, note, [f"the score reads {state.score} but the splits "
                                                              f"that lead here make it {reached_state.score}"],
@@ -1979,26 +1982,19 @@ def follow_previous(previous: State, state: State, boxes: list[list[int]], confi
 CONTINUATIONS_LOOKED_AT = 6000
 
 
-def _unsettled_fields(previous: State, reached: State, header: Header, splits_sure: bool, score_sure: bool,
-                      steps: list[int]) -> tuple[tuple[str, ...], list[tuple[int, int]]]:
-    """Which of the split count and the score the previous position leaves open for the board
-    reached: every continuation of ``steps`` splits from ``previous`` with the boxes of
-    ``reached`` is a way the game can have come here; those the image rules out (a split count
-    or score read surely, the figure's next orientation) are left out, and a field on which the
-    others differ is doubtful. Also the (splits, score) of the ways left, fewest splits first.
-    Both unsure fields are doubtful when there are too many continuations to look at."""
-    unsure = tuple(name for name, sure in (("splits", splits_sure), ("score", score_sure)) if not sure)
-    if not unsure:
-        return (), []
+def _ways_here(previous: State, boards: list[State], steps: list[int]) -> list[tuple[int, int]] | None:
+    """The (split count, score) of every continuation of ``steps`` splits from ``previous`` that
+    ends with the boxes of one of ``boards`` (the readings reached), or None when there are
+    too many continuations to look at."""
     game = GAMES[GAME]
-    goal = sorted((b.x, b.y, b.w, b.h, b.points) for b in reached.boxes)
+    goals = {tuple(sorted((b.x, b.y, b.w, b.h, b.points) for b in board.boxes)) for board in boards}
     wanted = set(steps)
     ways: set[tuple[int, int]] = set()
     layer, looked_at = [previous], 0
     for depth in range(max(wanted) + 1):
         if depth in wanted:
             ways.update((s.splits, s.score) for s in layer
-                        if sorted((b.x, b.y, b.w, b.h, b.points) for b in s.boxes) == goal)
+                        if tuple(sorted((b.x, b.y, b.w, b.h, b.points) for b in s.boxes)) in goals)
         if depth == max(wanted):
             break
         following = []
@@ -2006,19 +2002,34 @@ def _unsettled_fields(previous: State, reached: State, header: Header, splits_su
             for move in game.legal_moves(state):
                 looked_at += 1
                 if looked_at > CONTINUATIONS_LOOKED_AT:
-                    return unsure, []
+                    return None
                 following.append(game.play(state, move).state)
         layer = following
-    if splits_sure:
-        ways = {way for way in ways if way[0] == header.splits}
-    if score_sure:
-        ways = {way for way in ways if way[1] == header.score}
-    if header.figure is not None and header.figure_confidence >= DOUBTFUL:
-        ways = {way for way in ways if ("H" if way[0] % 2 == 0 else "V") == header.figure}
-    ordered = sorted(ways)
+    return sorted(ways)
+
+
+def open_fields(ways: list[tuple[int, int]] | None, header: Header, splits_sure: bool,
+                score_sure: bool) -> tuple[tuple[str, ...], list[tuple[int, int]]]:
+    """Which of the split count and the score the ways the game can have come here leave open:
+    ``ways`` are the (split count, score) of the continuations from the previous position that
+    reach the board read (None: too many to look at). Those the image rules out are left out (a
+    split count or score read surely; the figure's next orientation, which gives the split
+    count's parity); a field not read surely on which the others differ is doubtful, and so is
+    every such field when no way is left (or they could not be looked at). Also the ways left."""
+    unsure = tuple(name for name, sure in (("splits", splits_sure), ("score", score_sure)) if not sure)
+    if not unsure:
+        return (), list(ways or [])
+    if ways is None:
+        return unsure, []
+    left = [way for way in ways
+            if (not splits_sure or way[0] == header.splits) and (not score_sure or way[1] == header.score)
+            and (header.figure is None or header.figure_confidence < DOUBTFUL
+                 or ("H" if way[0] % 2 == 0 else "V") == header.figure)]
+    if not left:
+        return unsure, []
     fields = tuple(name for index, name in ((0, "splits"), (1, "score"))
-                   if name in unsure and len({way[index] for way in ordered}) > 1)
-    return fields, ordered
+                   if name in unsure and len({way[index] for way in left}) > 1)
+    return fields, left
 
 
 def _engine_state(boxes: list[list[int]], splits: int, score: int) -> State:
