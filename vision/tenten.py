@@ -85,6 +85,8 @@ class BoardGeometry:
     left: float
     top: float
     pitch: float
+    #: the page's colour around the board (BGR), where it was found
+    page: tuple[float, float, float] | None = dataclasses.field(default=None, compare=False)
 
     @property
     def side(self) -> float:
@@ -107,7 +109,7 @@ class BoardGeometry:
         return round(x0), round(y0), max(round(x1), round(x0) + 1), max(round(y1), round(y0) + 1)
 
     def scaled(self, factor: float) -> BoardGeometry:
-        return BoardGeometry(self.left * factor, self.top * factor, self.pitch * factor)
+        return BoardGeometry(self.left * factor, self.top * factor, self.pitch * factor, self.page)
 
     def to_json(self) -> dict[str, float]:
         return {"left": round(self.left, 1), "top": round(self.top, 1), "right": round(self.right, 1),
@@ -148,6 +150,10 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     region = Region.around(found, image.shape)
     crop = region.cut(image)
     geometry = region.geometry(found)
+    # the board was found in a shrunk overview: its grid is fitted again at the reading's scale
+    refined = _fit_grid(_distance_from(crop, np.array(found.page)), geometry) if found.page else None
+    if refined is not None:
+        geometry, found = refined, region.image_geometry(refined)
     labels = colour_labels(crop)
 
     dragged = find_dragged(labels, geometry)
@@ -260,7 +266,12 @@ class Region:
 
     def geometry(self, board: BoardGeometry) -> BoardGeometry:
         return BoardGeometry((board.left - self.x) * self.scale, (board.top - self.y) * self.scale,
-                             board.pitch * self.scale)
+                             board.pitch * self.scale, board.page)
+
+    def image_geometry(self, board: BoardGeometry) -> BoardGeometry:
+        """A board in the crop's pixels, in the image's."""
+        return BoardGeometry(board.left / self.scale + self.x, board.top / self.scale + self.y,
+                             board.pitch / self.scale, board.page)
 
     def to_image(self, box) -> list[int]:
         """A crop box (x0, y0, x1, y1) in the image's pixels."""
@@ -340,7 +351,7 @@ def _board_blob(image: np.ndarray, distance: np.ndarray, apart: np.ndarray, page
             if key in tried:
                 continue
             tried.add(key)
-            geometry = _fit_grid(distance, BoardGeometry(left, top, side / SIZE))
+            geometry = _fit_grid(distance, BoardGeometry(left, top, side / SIZE, tuple(map(float, page))))
             if geometry is not None and _looks_like_board(image, distance, page_lab, geometry):
                 return geometry
     return None
@@ -417,7 +428,7 @@ def _fit_grid(distance: np.ndarray, geometry: BoardGeometry) -> BoardGeometry | 
             return None
         starts.append(first_gap - step)
         steps.append(step)
-    return BoardGeometry(starts[0], starts[1], float(np.mean(steps)))
+    return BoardGeometry(starts[0], starts[1], float(np.mean(steps)), geometry.page)
 
 
 def _looks_like_board(image: np.ndarray, distance: np.ndarray, page_lab: np.ndarray, geometry: BoardGeometry
@@ -720,13 +731,16 @@ class _TrayShape:
         letter = PIECE_BY_ROWS.get(drawing)
         if letter is None:
             return None, 0.0, f"no piece is drawn {'/'.join(drawing)}"
-        # one colour all over, judged in the cells' middles (their soft edges blend with the page)
-        same_colour = float((self.labels[middles & self.inside] == self.colour).mean())
+        # one colour all over, judged in the cells' middles (their soft edges blend with the page) by
+        # distance, not by palette label: JPEG's chroma noise moves a pink pixel to red's label
+        same_colour = float((self.distance[middles & self.inside] <= SAME_PIECE_COLOUR).mean())
         if same_colour < 0.85:
             return None, 0.0, "it is not of one colour"
         return letter, float(min(fill_margin, clarity, same_colour, 2 * squareness - 1)), ""
 
 
+#: A tray piece's pixels are within this Lab distance of its median colour.
+SAME_PIECE_COLOUR = 25.0
 #: The gaps between cells are at most this share of the pitch in every look.
 MAX_GAP_SHARE = 0.2
 #: How sure a bar's count is when its length alone tells it.

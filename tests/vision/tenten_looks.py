@@ -149,9 +149,10 @@ def _paint(canvas: np.ndarray, x: float, y: float, side: float, colour: tuple[in
 
 
 def _qt_app():
-    from PySide6.QtGui import QGuiApplication
+    # a QApplication, not a bare QGuiApplication: the same process may draw Kibitz's own views
+    from PySide6.QtWidgets import QApplication
 
-    return QGuiApplication.instance() or QGuiApplication([])
+    return QApplication.instance() or QApplication([])
 
 
 def _text_mask(text: str, font_file: str, pixels: float) -> np.ndarray:

@@ -1,12 +1,15 @@
 """The 1010! board reader (``vision.tenten``).
 
 Expected values come from the shared transcription of the real phone screenshot
-(``tests/vision/truth_tenten.py``) and, for boards drawn by Kibitz's own 1010! view, from the
-state put on the board (grids the engine's rules reach by placing pieces), never from the reader.
+(``tests/vision/truth_tenten.py``), for boards drawn by Kibitz's own 1010! view from the state put
+on the board (grids the engine's rules reach by placing pieces), and for pictures of the real
+game's dark and light looks (``tests/vision/tenten_looks.py``) from what was drawn, never from the
+reader.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import statistics
 import time
@@ -20,6 +23,7 @@ from app import cli
 from app.gui.games.tenten.layout import widget_size
 from engines.tenten import BY_LETTER, LETTERS, State
 from engines.tenten import reference as rules
+from tests.vision import tenten_looks
 from tests.vision.render import render_board
 from tests.vision.truth_tenten import cases
 from vision import NoBoardFound, read
@@ -130,6 +134,18 @@ def test_digit_templates_are_regenerated_from_the_shared_screenshot(reference_da
     assert sorted(regenerated) == sorted(stored) == list("134568")
     for digit, template in regenerated.items():
         assert np.abs(template.astype(np.float32) / 255 - stored[digit]).max() <= 1 / 255 + 1e-6
+
+
+def test_font_digit_templates_are_what_the_script_draws_from_the_shipped_font(qapp):
+    from assets.vision.tenten.make_templates import FONTS, font_templates
+
+    stored = tenten.font_digit_templates()
+    assert sorted(stored) == sorted(FONTS) == ["Clear Sans"]
+    drawn = font_templates(FONTS["Clear Sans"][0])
+    assert sorted(drawn) == sorted(stored["Clear Sans"]) == list("0123456789")
+    for digit, template in drawn.items():
+        # the same shipped file drawn by the same Qt: at most a rounding step apart per pixel
+        assert np.abs(template.astype(np.float32) / 255 - stored["Clear Sans"][digit]).max() <= 2 / 255 + 1e-6
 
 
 # -- the state before ------------------------------------------------------------------------------
@@ -282,3 +298,98 @@ def test_kibitz_read_json(capsys, case):
     assert result["diagnostics"]["dragged"]["piece"] == "."
     assert all(len(row) == 10 and set(row) <= {0, 1} for row in result["cells"]["grid"])
     assert set(result["cells"]["tray"]) <= set(BY_LETTER) | {None}
+
+
+# -- the real game's looks, drawn from what is known of them -----------------------------------------
+#: A seeded sample: every look and layout in turn, at phone to 4K sizes, PNG and JPEG 60-95, a third
+#: resized after drawing.
+LOOK_SAMPLE_SIZE = 32
+
+
+@pytest.fixture(scope="module")
+def look_sample(qapp):
+    return list(tenten_looks.captures(LOOK_SAMPLE_SIZE, seed=22))
+
+
+def test_drawn_looks_read_exactly_and_never_wrong_unflagged(look_sample):
+    seen_looks, trays_right, scores_right = set(), 0, 0
+    for image, truth, label in look_sample:
+        where = f"{label} {truth['width']} px {truth['format']} resized {truth['resized']}"
+        reading = read("1010", image)
+        seen_looks.add(label)
+        assert reading.cells["grid"] == truth["grid"], where
+        assert reading.doubtful == [], where
+        assert reading.state.filled == State.from_rows(truth["grid"]).filled, where
+        for side in ("left", "top", "right", "bottom"):
+            assert reading.diagnostics["board_px"][side] == pytest.approx(truth["board_px"][side],
+                                                                          abs=0.1 * truth["board_px"]["cell_pitch"]), where
+        # the tray and the score are right, or doubtful: never silently wrong
+        if reading.cells["tray"] == truth["tray"]:
+            trays_right += 1
+        else:
+            assert "tray" in reading.doubtful_fields, where
+        if reading.diagnostics["score"] == truth["score"]:
+            scores_right += 1
+            assert reading.state.score == truth["score"], where
+        else:
+            assert reading.diagnostics["score"] is None and "score" in reading.doubtful_fields, where
+    assert seen_looks == {"dark phone", "dark web", "light phone", "light web"}
+    assert trays_right >= 0.9 * LOOK_SAMPLE_SIZE and scores_right >= 0.9 * LOOK_SAMPLE_SIZE
+
+
+@pytest.mark.parametrize("look", ["dark", "light"])
+@pytest.mark.parametrize("layout,width,quality", [("phone", 320, 60), ("phone", 1440, 90), ("web", 3840, None),
+                                                  ("web", 1024, 75)])
+def test_each_look_from_phone_to_4k(qapp, look, layout, width, quality):
+    position = tenten_looks.random_position(np.random.default_rng(width), placements=40)
+    image, truth = tenten_looks.draw(position, look, layout, width)
+    reading = read("1010", tenten_looks.compressed(image, quality))
+    assert reading.cells == {"grid": truth["grid"], "tray": truth["tray"]}
+    assert reading.diagnostics["score"] == truth["score"]
+    assert reading.diagnostics["best"] in (truth["best"], None)  # not part of the state: read or left
+    assert reading.sure
+    assert reading.state == State.from_rows(truth["grid"], tuple(truth["tray"]), truth["score"])
+
+
+@pytest.mark.parametrize("look", ["dark", "light"])
+def test_every_piece_in_the_tray_of_each_look(qapp, look):
+    # the light look draws tray pieces at nearly the board's scale (less when too wide for a slot),
+    # the dark one at 0.62: each letter is told by its cells, whatever the scale
+    rng = np.random.default_rng(5)
+    for first in range(0, len(LETTERS), 3):
+        tray = tuple(LETTERS[(first + k) % len(LETTERS)] for k in range(3))
+        position = dataclasses.replace(tenten_looks.random_position(rng, placements=20), tray=tray)
+        image, truth = tenten_looks.draw(position, look, "phone", 420)
+        reading = read("1010", tenten_looks.compressed(image, 80))
+        assert reading.cells["tray"] == list(tray), truth["tray_scales"]
+        assert "tray" not in reading.doubtful_fields
+
+
+def test_light_look_on_near_white_pages_and_inside_a_desktop(qapp):
+    position = tenten_looks.random_position(np.random.default_rng(3), placements=30)
+    for page in tenten_looks.LIGHT.page:
+        image, truth = tenten_looks.draw(position, "light", "phone", 360, page=page)
+        assert read("1010", image).cells["grid"] == truth["grid"], page
+    # the phone's picture on a dark desktop, far from its middle
+    desktop = np.full((1440, 2560, 3), (48, 40, 36), np.uint8)
+    desktop[700:700 + image.shape[0], 1900:1900 + image.shape[1]] = image
+    reading = read("1010", desktop)
+    assert reading.cells == {"grid": truth["grid"], "tray": truth["tray"]}
+    assert reading.diagnostics["board_px"]["left"] == pytest.approx(1900 + truth["board_px"]["left"], abs=1.5)
+
+
+@pytest.mark.parametrize("look", ["dark", "light"])
+def test_a_cut_off_header_or_tray_is_doubtful_not_guessed(qapp, look):
+    position = tenten_looks.random_position(np.random.default_rng(9), placements=30)
+    image, truth = tenten_looks.draw(position, look, "phone", 480)
+    board = truth["board_px"]
+    pitch = board["cell_pitch"]
+    no_header = image[round(board["top"] - 0.5 * pitch):]
+    reading = read("1010", no_header)
+    assert reading.cells["grid"] == truth["grid"]
+    assert reading.diagnostics["score"] is None and reading.state.score == 0
+    assert "score" in reading.doubtful_fields and not reading.sure
+    no_tray = image[:round(board["bottom"] + 0.6 * pitch)]
+    reading = read("1010", no_tray)
+    assert reading.cells["grid"] == truth["grid"]
+    assert "tray" in reading.doubtful_fields and not reading.sure
