@@ -67,6 +67,8 @@ FONTS = {"Clear Sans": ("ClearSans-Regular.ttf", "clear_sans_")}
 #: 0.72 of it), at sub-pixel offsets, and averaged, so they blur as the digits read do.
 FONT_PIXELS = (19, 21, 23)
 OFFSETS = (0.0, 1 / 3, 2 / 3)
+#: ... and drawn larger and shrunk by these factors too, as a screenshot shared smaller is
+SHRINKS = (1.0, 0.75, 0.5)
 
 
 def font_templates(font_file: str) -> dict[str, np.ndarray]:
@@ -81,23 +83,27 @@ def font_templates(font_file: str) -> dict[str, np.ndarray]:
     templates = {}
     for digit in "0123456789":
         drawn = []
-        for pixels in FONT_PIXELS:
-            font = qt_font(font_file, pixels)
-            ascent = QFontMetrics(font).ascent()
-            for dx in OFFSETS:
-                for dy in OFFSETS:
-                    image = QImage(3 * pixels, 3 * pixels, QImage.Format.Format_Grayscale8)
-                    image.fill(QColor(0, 0, 0))
-                    painter = QPainter(image)
-                    painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
-                    painter.setFont(font)
-                    painter.setPen(QColor(255, 255, 255))
-                    painter.drawText(QPointF(pixels + dx, pixels + dy + ascent), digit)
-                    painter.end()
-                    stride = image.bytesPerLine()
-                    ink = np.frombuffer(image.constBits(), np.uint8, count=stride * image.height())
-                    ink = ink.reshape(image.height(), stride)[:, :image.width()].astype(np.float32)
-                    drawn.append(tenten.normalised_glyph(ink))
+        for size in FONT_PIXELS:
+            for shrink in SHRINKS:
+                pixels = round(size / shrink)
+                font = qt_font(font_file, pixels)
+                ascent = QFontMetrics(font).ascent()
+                for dx in OFFSETS:
+                    for dy in OFFSETS:
+                        image = QImage(3 * pixels, 3 * pixels, QImage.Format.Format_Grayscale8)
+                        image.fill(QColor(0, 0, 0))
+                        painter = QPainter(image)
+                        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+                        painter.setFont(font)
+                        painter.setPen(QColor(255, 255, 255))
+                        painter.drawText(QPointF(pixels + dx / shrink, pixels + dy / shrink + ascent), digit)
+                        painter.end()
+                        stride = image.bytesPerLine()
+                        ink = np.frombuffer(image.constBits(), np.uint8, count=stride * image.height())
+                        ink = ink.reshape(image.height(), stride)[:, :image.width()].astype(np.float32)
+                        if shrink != 1.0:
+                            ink = cv2.resize(ink, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+                        drawn.append(tenten.normalised_glyph(ink))
         templates[digit] = np.round(np.mean(drawn, axis=0) * 255).astype(np.uint8)
     return templates
 
