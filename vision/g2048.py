@@ -114,6 +114,9 @@ NUMBER_DIGIT_SIMILARITY = 0.4  # a glyph of SCORE / BEST less like any digit lea
 SURE_DIGIT_SIMILARITY = 0.8  # glyphs that read this well as a value are not cut into other counts
 PLAUSIBLE_COLOUR_COST = 3.0  # values this much dearer by colour than the nearest are not split for
 CONFIDENT_MARGIN = 2.0
+#: A SCORE read with less confidence than this (its digits' least template margin, see
+#: read_number) is a doubtful field.
+SURE_SCORE_CONFIDENCE = 0.25
 #: A doubtful cell settled by the only board reachable from the previous state.
 PREVIOUS_CONFIDENCE = 0.8
 #: Lab distances: a pixel this near a tile's colour is the tile; text nearer its tile than
@@ -339,6 +342,12 @@ def _candidate_colours(lab: np.ndarray) -> list[tuple[np.ndarray, float]]:
     return [(colour, float(tolerance)) for colour, tolerance in zip(palette, tolerances)]
 
 
+def _components(mask: np.ndarray):
+    """OpenCV's connected components (8-connected) with stats, by a one-thread algorithm: the
+    default's threads cost more than they save on a reader's small masks."""
+    return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
+
+
 def _colour_mask(lab: np.ndarray, colour: np.ndarray, tolerance: float) -> np.ndarray:
     """255 where a Lab pixel is within ``tolerance`` of ``colour`` in every channel, else 0."""
     low = np.clip(np.floor(colour - tolerance), 0, 255)
@@ -377,7 +386,7 @@ def _patch_groups(stats: np.ndarray, minimum_side: int) -> list[tuple[int, int, 
 
 def _board_box(mask: np.ndarray, minimum_side: int) -> tuple[int, int, int, int] | None:
     """The largest square patch (or group of patches) of ``mask`` that looks like a 4×4 board."""
-    _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    _, _, stats, _ = _components(mask)
     found = None
     for x, y, w, h in _patch_groups(stats, minimum_side):
         if w < minimum_side or h < minimum_side or not 0.85 <= w / h <= 1.18:
@@ -520,11 +529,13 @@ def _glowing_board(crop: np.ndarray, board_rgb: np.ndarray) -> np.ndarray:
     """Where the board's colour shows under a tile's glow (the page's 128 to 2048 tiles cast a
     gold glow over the border and gaps around them): pixels on the line from the board's colour
     toward the glow's, up to the glow's strongest."""
-    pixels = crop[..., ::-1].astype(np.float32) - board_rgb
-    direction = _rgb(GLOW_HEX) - _rgb(BOARD_HEX)
-    along = pixels @ (direction / float(np.dot(direction, direction)))
-    across = pixels - along[..., None] * direction
-    return (along > -0.03) & (along < GLOW_MAX_ALPHA) & (np.einsum("yxc,yxc->yx", across, across) < GLOW_RESIDUAL ** 2)
+    direction = (_rgb(GLOW_HEX) - _rgb(BOARD_HEX))[::-1]  # BGR, as the image
+    length2 = float(np.dot(direction, direction))
+    pixels = cv2.subtract(crop.astype(np.float32), tuple(float(v) for v in board_rgb[::-1]) + (0.0,))
+    along = cv2.transform(pixels, (direction / length2).reshape(1, 3).astype(np.float32))
+    squares = cv2.transform(cv2.multiply(pixels, pixels), np.ones((1, 3), np.float32))
+    across2 = squares - along * along * length2  # what is off the line, squared
+    return (along > -0.03) & (along < GLOW_MAX_ALPHA) & (across2 < GLOW_RESIDUAL ** 2)
 
 
 def find_board(image: np.ndarray) -> Board:
@@ -644,7 +655,7 @@ def glyphs_of(ink: np.ndarray) -> list[tuple[int, int, int, int]]:
     patches of ink at least half as tall as the tallest, on its line, not cut by the top or bottom
     edge (overlay letters, buttons)."""
     height, width = ink.shape
-    count, _, stats, _ = cv2.connectedComponentsWithStats((ink > 0.5).astype(np.uint8), connectivity=8)
+    count, _, stats, _ = _components((ink > 0.5).astype(np.uint8))
     boxes = []
     for x, y, w, h, area in stats[1:]:
         if y <= 0 or y + h >= height or h < 0.12 * height or area < 0.1 * h * max(1, w) or area < 6:
@@ -821,8 +832,7 @@ def read_score_boxes(image: np.ndarray, board: Board) -> dict[str, Any]:
     region = _resized(image[y0:y1, x0:x1], factor)
     lab = cv2.cvtColor(region, cv2.COLOR_BGR2Lab)
     box_lab = _lab_of_rgb(_rgb(BOARD_HEX))[0]
-    count, _, stats, _ = cv2.connectedComponentsWithStats(_colour_mask(cv2.blur(lab, (3, 3)), box_lab, 8.0),
-                                                          connectivity=8)
+    count, _, stats, _ = _components(_colour_mask(cv2.blur(lab, (3, 3)), box_lab, 8.0))
     boxes = [tuple(int(v) for v in stats[index][:4]) for index in range(1, count)
              if 0.08 * CANONICAL_SIDE <= stats[index][2] <= 0.5 * CANONICAL_SIDE
              and 0.06 * CANONICAL_SIDE <= stats[index][3] <= 0.2 * CANONICAL_SIDE
@@ -868,10 +878,11 @@ def reachable_boards(previous: Any) -> list[tuple[tuple[int, ...], int]]:
 
 
 def _prefer_previous(readings: list[CellReading], values: list[int], confidence: np.ndarray,
-                     previous: Any, score: int | None) -> tuple[list[int], np.ndarray, int] | None:
+                     previous: Any, score: int | None) -> tuple[list[int], np.ndarray, int, bool] | None:
     """Where cells are doubtful: the cheapest board reachable from ``previous`` that keeps every
     sure cell (and the score read, if one was), with its confidence and score; None if there is
-    none. The doubtful cells become sure only when no other such board comes close."""
+    none, and whether every such board has that score. The doubtful cells become sure only when
+    no other such board comes close."""
     sure = confidence.ravel() >= DOUBTFUL_BELOW
     options = []
     for board, board_score in reachable_boards(previous):
@@ -891,7 +902,8 @@ def _prefer_previous(readings: list[CellReading], values: list[int], confidence:
             agreed = settled
         if agreed:
             updated[index] = max(updated[index], PREVIOUS_CONFIDENCE)
-    return list(board), updated.reshape(SIZE, SIZE), board_score
+    scores_agree = len({option[2] for option in options}) == 1
+    return list(board), updated.reshape(SIZE, SIZE), board_score, scores_agree
 
 
 # -- the reader ------------------------------------------------------------------------------------------
@@ -917,11 +929,17 @@ def read(image: np.ndarray, previous: Any = None) -> Reading:
         diagnostics["in_motion"] = overlay is None
     diagnostics.update(read_score_boxes(image, board))
     score = diagnostics.get("score")
-    if previous is not None and (confidence < DOUBTFUL_BELOW).any():
+    doubtful_fields: tuple[str, ...] = ()
+    if score is not None and diagnostics.get("score_confidence", 0.0) < SURE_SCORE_CONFIDENCE:
+        # a SCORE box seen but its digits not told apart for sure (small print, a cover)
+        score, doubtful_fields = None, ("score",)
+    if previous is not None and ((confidence < DOUBTFUL_BELOW).any() or doubtful_fields):
         preferred = _prefer_previous(readings, values, confidence, previous, score)
         if preferred is not None:
-            values, confidence, score = preferred
+            values, confidence, score, scores_agree = preferred
             diagnostics["matched_previous"] = True
+            if scores_agree:
+                doubtful_fields = ()
     doubtful = [(index // SIZE, index % SIZE) for index in np.flatnonzero(confidence.ravel() < DOUBTFUL_BELOW)]
     if doubtful:
         # what else each doubtful cell may be, likeliest first, for whoever checks it
@@ -931,7 +949,7 @@ def read(image: np.ndarray, previous: Any = None) -> Reading:
     state = _state(values, score or 0)
     diagnostics["ms"] = round((time.perf_counter() - started) * 1000, 1)
     cells = [values[row * SIZE:(row + 1) * SIZE] for row in range(SIZE)]
-    return Reading(GAME, state, cells, confidence, diagnostics)
+    return Reading(GAME, state, cells, confidence, diagnostics, doubtful_fields)
 
 
 def _state(values: list[int], score: int):

@@ -236,7 +236,7 @@ def _redesign_css() -> str:
 .tile .tile-inner {{ border-radius: 8px !important; }}
 .grid-cell {{ border-radius: 8px !important; }}
 .game-container {{ border-radius: 12px !important; }}
-.score-container, .best-container {{ border-radius: 999px !important; padding: 8px 22px !important; }}
+.score-container, .best-container {{ border-radius: 999px !important; padding: 15px 28px !important; }}
 .kibitz-toolbar {{ display: flex; gap: 10px; justify-content: center; margin-top: 14px; }}
 .kibitz-toolbar span {{ background: #8f7a66; color: #f9f6f2; border-radius: 999px; padding: 8px 16px;
                         font: bold 15px "Clear Sans", sans-serif; }}
@@ -317,7 +317,7 @@ def _diffuse(work: np.ndarray, palette: np.ndarray, nearest: np.ndarray) -> np.n
 
     global _diffuse_kernel
     if _diffuse_kernel is None:
-        @njit(cache=False)
+        @njit(cache=True)
         def kernel(work, palette, nearest):
             height, width, _ = work.shape
             out = np.empty((height, width, 3), np.uint8)
@@ -424,14 +424,20 @@ def _position(rng: np.random.Generator, overlay: str, narrow: bool) -> tuple[lis
 
 
 def captures(browser, base_url: str, count: int, seed: int = 0) -> Iterator[tuple[np.ndarray, dict[str, Any], str]]:
-    """``count`` captures of the real page: (BGR image, truth dict, look label), seeded. Each
-    setup's tab is reused for a run of positions (a position is a write and a reload)."""
+    """``count`` captures of the real page: (BGR image, truth dict, look label), seeded. The
+    setups and styles are taken in a seeded order that goes through all of them before repeating
+    (a small sample still covers every layout, scale and style); each tab is reused for a few
+    positions (a position is a write and a reload)."""
     rng = np.random.default_rng(seed)
     made = 0
-    per_page = 6
+    per_page = 3 if count < 200 else 6
+    combinations = [(setup, style) for setup in SETUPS for style in dict.fromkeys(STYLES)]
+    order: list[int] = []
+    overlays: list[str] = []
     while made < count:
-        name, viewport, scale, zoom = SETUPS[int(rng.integers(len(SETUPS)))]
-        style = STYLES[int(rng.integers(len(STYLES)))]
+        if not order:
+            order = list(rng.permutation(len(combinations)))
+        (name, viewport, scale, zoom), style = combinations[order.pop()]
         page = Page2048(browser, base_url, viewport, scale, zoom)
         try:
             if style == "redesign2024":
@@ -439,15 +445,17 @@ def captures(browser, base_url: str, count: int, seed: int = 0) -> Iterator[tupl
             elif style == "ads":
                 page.inject(f"() => ({_ADS})({int(rng.integers(100))})")
             for _ in range(min(per_page, count - made)):
-                overlay = OVERLAYS[int(rng.integers(len(OVERLAYS)))]
+                if not overlays:
+                    overlays = list(rng.permutation(OVERLAYS))
+                overlay = str(overlays.pop())
                 rows, score, over, won, keep = _position(rng, overlay, name == "narrow")
                 truth = page.show(rows, score, over=over, won=won, keep_playing=keep)
-                finish = rng.random()
                 label_bits = [name, f"dpr{scale:g}", f"zoom{round(zoom * 100)}", style,
                               truth["overlay"] or ("keep-going" if keep else "plain")]
-                if finish < 0.12 and not over and not (won and not keep):
+                if rng.random() < 0.15 and not over and not (won and not keep):
                     image, truth = _mid_animation(page, truth, rng)
-                    label_bits.append("mid-animation")
+                    if truth.get("animating"):
+                        label_bits.append("mid-animation")
                 else:
                     image = page.screenshot()
                 if rng.random() < 0.12:
@@ -462,17 +470,47 @@ def captures(browser, base_url: str, count: int, seed: int = 0) -> Iterator[tupl
                 page.close()
 
 
+def in_between_boards(before: list[list[int]], direction: str) -> list[list[list[int]]]:
+    """What the page shows between a slide's start and its end besides the two boards: the slid
+    tiles in their places with no new tile yet, first with each merged pair still showing its old
+    value (the rules' slide, worked here on rows)."""
+    turned = {"left": 0, "down": 1, "right": 2, "up": 3}[direction]  # quarter turns clockwise to slide left
+    board = [list(row) for row in before]
+    for _ in range(turned):
+        board = [list(row) for row in zip(*board[::-1])]
+    slid, unmerged = [], []
+    for row in board:
+        tiles = [value for value in row if value]
+        merged, kept, index = [], [], 0
+        while index < len(tiles):
+            pair = index + 1 < len(tiles) and tiles[index + 1] == tiles[index]
+            merged.append(tiles[index] * (2 if pair else 1))
+            kept.append(tiles[index])
+            index += 2 if pair else 1
+        slid.append(merged + [0] * (SIZE - len(merged)))
+        unmerged.append(kept + [0] * (SIZE - len(kept)))
+    results = []
+    for found in (slid, unmerged):
+        for _ in range((4 - turned) % 4):
+            found = [list(row) for row in zip(*found[::-1])]
+        results.append(found)
+    return results
+
+
 def _mid_animation(page: Page2048, truth: dict[str, Any], rng: np.random.Generator) -> tuple[np.ndarray, dict[str, Any]]:
-    """A key pressed and the frame taken while the tiles slide, merge or appear."""
+    """A key pressed and the frame taken while the tiles slide, merge or appear. The truth says
+    ``animating``; ``before_cells`` and ``between_cells`` (see :func:`in_between_boards`) are
+    what the frame may show besides ``cells``."""
     before = truth["cells"]
     for direction in rng.permutation(list(KEYS)):
         page.page.keyboard.press(KEYS[str(direction)])
-        ms = float(rng.uniform(10, 280))
+        ms = float(rng.uniform(10, 300))
         page.freeze(ms)
         after = page.truth()
         if after["cells"] != before:
             image = page.screenshot()
             page.settle()
-            return image, {**after, "animating": True, "before_cells": before, "frozen_ms": round(ms)}
+            return image, {**after, "animating": True, "before_cells": before, "direction": str(direction),
+                           "between_cells": in_between_boards(before, str(direction)), "frozen_ms": round(ms)}
         page.settle()
     return page.screenshot(), truth

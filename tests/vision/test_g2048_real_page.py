@@ -1,0 +1,77 @@
+"""The 2048 reader on the real page: a seeded sample of captures from ``tests/vision/pages_2048.py``
+(wide and phone layouts, device scale factors 1 to 3, browser zoom 50-200 %, every overlay, tiles
+up to 131072, the 2024 redesign, clones with ads, dithered GIF frames, frames caught
+mid-animation), each checked against the page's own state (its ``localStorage["gameState"]``):
+every cell the reader is sure of is the page's (a frame caught mid-animation may show a cell as it
+was before the key, as it ends, or as the slid tiles show it before the merges and the new tile
+appear), the overlay is the page's, the score is the page's or said to be
+doubtful."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.real_pages import Browser, clients_dir, served, unavailable
+from tests.vision.pages_2048 import captures
+from vision import NoBoardFound, read
+
+COUNT = 36
+SEED = 22
+
+
+@pytest.fixture(scope="module")
+def sample():
+    reason = unavailable()
+    if reason:
+        pytest.skip(reason)
+    with served(clients_dir() / "2048") as url, Browser() as browser:
+        taken = list(captures(browser, url, COUNT, seed=SEED))
+    results = []
+    for image, truth, look in taken:
+        try:
+            reading = read("2048", image)
+        except NoBoardFound as error:
+            reading = error
+        results.append((truth, look, reading))
+    return results
+
+
+def _wrong_and_sure(truth, reading) -> list[tuple[int, int, int, int]]:
+    """(row, column, page's value, value read) of every cell read wrong and not doubtful."""
+    doubtful = set(reading.doubtful)
+    wrong = []
+    for row in range(4):
+        for column in range(4):
+            got = reading.cells[row][column]
+            allowed = {truth["cells"][row][column]}
+            if truth["animating"]:
+                allowed.add(truth["before_cells"][row][column])
+                allowed.update(board[row][column] for board in truth["between_cells"])
+            if (row, column) not in doubtful and got not in allowed:
+                wrong.append((row, column, truth["cells"][row][column], got))
+    return wrong
+
+
+@pytest.mark.parametrize("index", range(COUNT))
+def test_capture_read_as_the_page_shows_it(sample, index):
+    truth, look, reading = sample[index]
+    assert not isinstance(reading, NoBoardFound), f"{look}: {reading}"
+    assert _wrong_and_sure(truth, reading) == [], look
+    if not truth["animating"]:
+        assert reading.diagnostics["overlay"] == truth["overlay"], look
+        if "score" not in reading.doubtful_fields:
+            assert reading.diagnostics.get("score") == truth["score"], look
+    if reading.sure and not truth["animating"]:
+        assert reading.cells == truth["cells"], look
+
+
+def test_the_sample_covers_the_looks_and_is_mostly_read_sure(sample):
+    looks = " ".join(look for _, look, _ in sample)
+    for word in ("narrow", "wide", "dpr2", "over", "win", "keep-going", "redesign2024", "ads", "gif"):
+        assert word in looks, word
+    settled = [(truth, reading) for truth, _, reading in sample if not truth["animating"]]
+    cells = sum(np.sum(np.array(reading.cells) == np.array(truth["cells"])) for truth, reading in settled)
+    assert cells >= 0.9 * 16 * len(settled)
+    scores = sum(reading.diagnostics.get("score") == truth["score"] for truth, reading in settled)
+    assert scores >= 0.8 * len(settled)
