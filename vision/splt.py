@@ -771,6 +771,12 @@ def _advice_tinted(bgr: np.ndarray, board: BoardImage, geometry: BoardGeometry, 
     return dataclasses.replace(cells, kinds=kinds, confidence=confidence, unhatched=cells.unhatched & (kinds == POINT))
 
 
+def _straight(mask: np.ndarray, vertical: bool) -> np.ndarray:
+    """The pieces of a line mask at least LINE_BLUR pixels long along their direction."""
+    run = np.ones((LINE_BLUR, 1) if vertical else (1, LINE_BLUR), np.uint8)
+    return cv2.morphologyEx(mask.view(np.uint8), cv2.MORPH_OPEN, run).view(bool)
+
+
 def _drawn_lines(coloured: np.ndarray, cell: float) -> np.ndarray:
     """The coloured pixels that are lines drawn over the board (an annotation's arrow or ellipse
     may cross a wall: it is bridged), not filled areas (a tint over a box, across which no wall
@@ -845,8 +851,13 @@ def find_walls(vertical: np.ndarray, horizontal: np.ndarray, geometry: BoardGeom
         across, length = lines.shape
         edge = geometry.x_edge if is_vertical else geometry.y_edge
         along_edge = geometry.y_edge if is_vertical else geometry.x_edge
-        starts = np.clip(np.round(along_edge(np.arange(crossing_count)) + end_gap).astype(int), 0, length)
-        stops = np.clip(np.round(along_edge(np.arange(1, crossing_count + 1)) - end_gap).astype(int), 0, length)
+        def edge_part(begin: float, end: float) -> tuple[np.ndarray, np.ndarray]:
+            """Pixel bounds of the part [begin, end] (in cells) of every edge along the line."""
+            cells = np.arange(crossing_count)
+            return (np.clip(np.round(along_edge(cells + begin)).astype(int), 0, length),
+                    np.clip(np.round(along_edge(cells + end)).astype(int), 0, length))
+
+        parts = [edge_part(end_gap / cell, 1 - end_gap / cell)]
         share = np.zeros((count - 1, crossing_count))
         inside = (max(int(np.floor(along_edge(0) - tolerance)), 0),
                   max(int(np.ceil(along_edge(crossing_count) + tolerance)) + 1, 0))
@@ -873,7 +884,8 @@ def find_walls(vertical: np.ndarray, horizontal: np.ndarray, geometry: BoardGeom
                     stretch[:inside[0]] = False
                     stretch[inside[1]:] = False
                 covered = np.concatenate(([0], np.cumsum(stretch)))
-                share[k - 1] = (covered[stops] - covered[starts]) / np.maximum(stops - starts, 1)
+                share[k - 1] = np.min([(covered[stops] - covered[starts]) / np.maximum(stops - starts, 1)
+                                       for starts, stops in parts], axis=0)
         shares[is_vertical] = share
         walls[is_vertical] = wall.T if is_vertical else wall
     return Walls(shares[True].T, shares[False], walls[True], walls[False])
@@ -1691,9 +1703,14 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     cells = classify_cells(grey, board.coloured, geometry, board.shaded)
     if cells.unhatched.any():
         cells = _advice_tinted(bgr, board, geometry, cells)
-    walls = find_walls(vertical, horizontal, geometry, offset, _drawn_lines(board.coloured, geometry.cell),
-                       (_line_mask(grey, True, offset, contrast=WALL_CONTRAST),
-                        _line_mask(grey, False, offset, contrast=WALL_CONTRAST)))
+    # walls are straight: what thick hatching leaves in the masks (short steps across the line,
+    # which can join a number's bars on a line inside its block into a wall) is dropped
+    straight = [_straight(mask, is_vertical) for mask, is_vertical in (
+        (vertical, True), (horizontal, False),
+        (_line_mask(grey, True, offset, contrast=WALL_CONTRAST), True),
+        (_line_mask(grey, False, offset, contrast=WALL_CONTRAST), False))]
+    walls = find_walls(straight[0], straight[1], geometry, offset, _drawn_lines(board.coloured, geometry.cell),
+                       (straight[2], straight[3]))
     shapes = group_boxes(cells, walls)
     strokes = Strokes(grey, walls, geometry, offset)
     ink = strokes.ink()
