@@ -74,6 +74,8 @@ LIGHT = Look(
     0.9, 0.9, 0.18, 0.9, 1.0, "#4a90c8", "#8a8a8a", "#f2b632", True)
 LOOKS = {"dark": DARK, "light": LIGHT}
 LAYOUTS = ("phone", "web")
+#: The share of ``captures`` pictures caught with a piece in mid-drag.
+DRAG_SHARE = 0.15
 
 
 def bgr_of_hex(colour: str, shade: float = 1.0) -> tuple[int, int, int]:
@@ -259,9 +261,12 @@ def frame_for(layout: str, width: int) -> Frame:
 
 
 def draw(position: Position, look: Look | str, layout: str = "phone", width: int = 540,
-         page: str | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+         page: str | None = None, dragged: tuple[str, float, float] | None = None
+         ) -> tuple[np.ndarray, dict[str, Any]]:
     """The picture (BGR) of ``position`` in ``look`` and its truth: grid, tray, score, best, where
-    the board is and the tray pieces' scale."""
+    the board is and the tray pieces' scale. ``dragged``: (letter, column, row) of a piece in
+    mid-drag, drawn at the board's scale over it with its top-left cell's middle at that (fractional)
+    column and row; the truth then lists the board cells it hides part of (``covered``)."""
     look = LOOKS[look] if isinstance(look, str) else look
     frame = frame_for(layout, width)
     page = page or look.page[0]
@@ -298,6 +303,23 @@ def draw(position: Position, look: Look | str, layout: str = "phone", width: int
             y = tray_middle + (r + 0.5 - piece.height / 2) * q
             _paint(canvas, x, y, look.filled_fill * q, colour, look.corner)
 
+    covered = []
+    if dragged is not None:
+        letter, column, row = dragged
+        colour = bgr_of_hex(look.palette[FAMILY[letter]])
+        side_px = look.filled_fill * p
+        boxes = []
+        for r, c in BY_LETTER[letter].cells:
+            x, y = left + (column + c + 0.5) * p, top + (row + r + 0.5) * p
+            _paint(canvas, x, y, side_px, colour, look.corner)
+            boxes.append((x - side_px / 2, y - side_px / 2, x + side_px / 2, y + side_px / 2))
+        for r in range(SIZE):
+            for c in range(SIZE):
+                cell = (left + c * p, top + r * p, left + (c + 1) * p, top + (r + 1) * p)
+                if any(min(b[2], cell[2]) > max(b[0], cell[0]) and min(b[3], cell[3]) > max(b[1], cell[1])
+                       for b in boxes):
+                    covered.append([r, c])
+
     # the header: logo, score, trophy, best
     digit_height = 0.62 * p
     digits_top = top - 1.9 * p - digit_height / 2
@@ -330,6 +352,8 @@ def draw(position: Position, look: Look | str, layout: str = "phone", width: int
                      "bottom": round(top + side, 2), "cell_pitch": round(p, 3)},
         "tray_scales": tray_scales,
     }
+    if dragged is not None:
+        truth["dragged"] = {"piece": dragged[0], "column": dragged[1], "row": dragged[2], "covered": covered}
     return canvas, truth
 
 
@@ -352,7 +376,21 @@ def random_render(rng: np.random.Generator, theme: str | None = None, layout: st
     width = int(round(np.exp(rng.uniform(np.log(low), np.log(high)))))
     page = look.page[int(rng.integers(len(look.page)))]
     quality = None if rng.random() < 0.4 else int(rng.integers(60, 96))
-    image, truth = draw(random_position(rng), look, layout, width, page)
+    position = random_position(rng)
+    dragged = None
+    slots = [slot for slot, letter in enumerate(position.tray) if letter is not None]
+    if slots and rng.random() < DRAG_SHARE:
+        # a piece in mid-drag: out of its slot, over the board off the grid's steps
+        slot = slots[int(rng.integers(len(slots)))]
+        letter = position.tray[slot]
+        piece = BY_LETTER[letter]
+        column = float(rng.uniform(-0.4, SIZE - piece.width + 0.4))
+        row = float(rng.uniform(-0.4, SIZE - piece.height + 0.4))
+        if min(abs(column - round(column)), abs(row - round(row))) < 0.2:
+            column = np.floor(column) + float(rng.uniform(0.2, 0.8))
+        dragged = (letter, column, row)
+        position = dataclasses.replace(position, tray=tuple(None if k == slot else t for k, t in enumerate(position.tray)))
+    image, truth = draw(position, look, layout, width, page, dragged)
     # a third of the pictures are shared at another size than they were taken (mostly smaller)
     factor = 1.0
     if rng.random() < 1 / 3:

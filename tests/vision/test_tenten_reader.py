@@ -312,14 +312,27 @@ def look_sample(qapp):
 
 
 def test_drawn_looks_read_exactly_and_never_wrong_unflagged(look_sample):
-    seen_looks, trays_right, scores_right = set(), 0, 0
+    seen_looks, trays_right, scores_right, drags = set(), 0, 0, 0
     for image, truth, label in look_sample:
         where = f"{label} {truth['width']} px {truth['format']} resized {truth['resized']}"
         reading = read("1010", image)
         seen_looks.add(label)
-        assert reading.cells["grid"] == truth["grid"], where
-        assert reading.doubtful == [], where
-        assert reading.state.filled == State.from_rows(truth["grid"]).filled, where
+        if "dragged" in truth:
+            # a piece in mid-drag: seen; the cells it hides are read right or doubtful
+            drags += 1
+            assert reading.diagnostics["dragged"]["boxes_px"], where
+            covered = {tuple(cell) for cell in truth["dragged"]["covered"]}
+            wrong = {(r, c) for r in range(10) for c in range(10)
+                     if reading.cells["grid"][r][c] != truth["grid"][r][c]}
+            assert wrong <= covered and wrong <= set(reading.doubtful), where
+            full = {(r, c) for kind, index in reading.diagnostics.get("full_lines", [])
+                    for r, c in ([(index, k) for k in range(10)] if kind == "row" else [(k, index) for k in range(10)])}
+            assert set(reading.doubtful) <= covered | full, where
+        else:
+            assert reading.cells["grid"] == truth["grid"], where
+            assert reading.doubtful == [], where
+            assert reading.state.filled == State.from_rows(truth["grid"]).filled, where
+            assert "dragged" not in reading.diagnostics, where
         for side in ("left", "top", "right", "bottom"):
             assert reading.diagnostics["board_px"][side] == pytest.approx(truth["board_px"][side],
                                                                           abs=0.1 * truth["board_px"]["cell_pitch"]), where
@@ -333,7 +346,7 @@ def test_drawn_looks_read_exactly_and_never_wrong_unflagged(look_sample):
             assert reading.state.score == truth["score"], where
         else:
             assert reading.diagnostics["score"] is None and "score" in reading.doubtful_fields, where
-    assert seen_looks == {"dark phone", "dark web", "light phone", "light web"}
+    assert seen_looks == {"dark phone", "dark web", "light phone", "light web"} and drags
     assert trays_right >= 0.9 * LOOK_SAMPLE_SIZE and scores_right >= 0.9 * LOOK_SAMPLE_SIZE
 
 
@@ -393,3 +406,17 @@ def test_a_cut_off_header_or_tray_is_doubtful_not_guessed(qapp, look):
     reading = read("1010", no_tray)
     assert reading.cells["grid"] == truth["grid"]
     assert "tray" in reading.doubtful_fields and not reading.sure
+
+
+@pytest.mark.parametrize("look", ["dark", "light"])
+def test_a_piece_dragged_over_each_look(qapp, look):
+    # a 5-bar half a cell off the grid over a row of filled cells and an empty column
+    colours = tuple(tuple("teal" if r in (3, 6) and c != 5 else None for c in range(10)) for r in range(10))
+    image, truth = tenten_looks.draw(tenten_looks.Position(colours, ("V", None, "o"), 120, 999), look, "phone", 420,
+                                     dragged=("H", 2.55, 5.6))
+    reading = read("1010", image)
+    assert reading.diagnostics["dragged"]["piece"] == "H"
+    assert reading.cells["tray"] == ["V", None, "o"]
+    wrong = {(r, c) for r in range(10) for c in range(10) if reading.cells["grid"][r][c] != truth["grid"][r][c]}
+    assert wrong <= set(reading.doubtful) <= {tuple(cell) for cell in truth["dragged"]["covered"]}
+    assert reading.doubtful and not reading.sure
