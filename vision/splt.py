@@ -125,6 +125,8 @@ TINTED_CONFIDENCE = 0.5
 #: A cell whose inside is this grey on average (a plain box's is black) but not hatched is
 #: doubtful.
 GREY_INSIDE = 20.0
+#: A coloured line bridges a wall it crosses over at most this length (in cells).
+LONGEST_BRIDGE = 0.35
 #: A wall is drawn between two cells when the mask covers at least this share of their edge.
 WALL_SHARE = 0.5
 
@@ -801,10 +803,21 @@ class Walls:
     horizontal: np.ndarray
 
 
-def _long_stretches(on: np.ndarray, least: float, bridge: np.ndarray | None = None) -> np.ndarray:
+def _long_stretches(on: np.ndarray, least: float, bridge: np.ndarray | None = None,
+                    longest_bridge: float | None = None) -> np.ndarray:
     """``on`` (1-D bool) with only its stretches of at least ``least`` elements kept. Elements of
-    ``bridge`` join the stretches on either side (an annotation crossing a wall); a stretch so
-    joined must still be mostly ``on``."""
+    ``bridge`` join the stretches on either side (an annotation crossing a wall; at most
+    ``longest_bridge`` of them in a row: a coloured line running along the grid line is no wall
+    crossing it); a stretch so joined must still be mostly ``on``."""
+    if bridge is not None and longest_bridge is not None:
+        gaps = np.concatenate(([0], (bridge & ~on).view(np.int8), [0]))
+        edges = np.flatnonzero(np.diff(gaps))
+        long_gaps = np.zeros(on.size + 1, np.int32)
+        for start, end in zip(edges[::2], edges[1::2]):
+            if end - start > longest_bridge:
+                long_gaps[start] += 1
+                long_gaps[end] -= 1
+        bridge = bridge & ~(np.cumsum(long_gaps[:-1]) > 0)
     joined = on if bridge is None else on | bridge
     padded = np.concatenate(([0], joined.view(np.int8), [0]))
     changes = np.flatnonzero(np.diff(padded))
@@ -866,7 +879,8 @@ def find_walls(vertical: np.ndarray, horizontal: np.ndarray, geometry: BoardGeom
             if a >= b:
                 continue
             band = lines[a:b]
-            stretch = _long_stretches(band.any(axis=0), least, None if drawn is None else drawn[a:b].any(axis=0))
+            stretch = _long_stretches(band.any(axis=0), least, None if drawn is None else drawn[a:b].any(axis=0),
+                                      LONGEST_BRIDGE * cell)
             # a wall ends at the board's edge (a header digit's bar standing on a line drawn
             # down from it, a highlight, is not wall)
             stretch[:inside[0]] = False
@@ -880,7 +894,7 @@ def find_walls(vertical: np.ndarray, horizontal: np.ndarray, geometry: BoardGeom
             if 1 <= k <= count - 1:
                 if faint is not None:
                     stretch = _long_stretches(faint_lines[a:b].any(axis=0), least,
-                                              None if drawn is None else drawn[a:b].any(axis=0))
+                                              None if drawn is None else drawn[a:b].any(axis=0), LONGEST_BRIDGE * cell)
                     stretch[:inside[0]] = False
                     stretch[inside[1]:] = False
                 covered = np.concatenate(([0], np.cumsum(stretch)))
@@ -1900,7 +1914,9 @@ def _value_options(box: tuple[int, int, int, int], read: tuple[int, ...], previo
     counted = [(b.points - step) // (1 if b.y == y else 2) for b in before for step in steps]
     made = [previous.splits + split - (step - split) for step in steps for split in range(1, step + 1)]
     options = [*read[:1], *counted, *made, *read[1:]]
-    return [value for value in dict.fromkeys(options) if value > 0][:PREVIOUS_VALUES]
+    # last, a plain box: a box tinted by a highlight, or grey for hatching too fine to see, was
+    # taken as a point block
+    return [value for value in dict.fromkeys(options) if value > 0][:PREVIOUS_VALUES] + [0]
 
 
 def _readings_best_first(options: list[list[int]], limit: int):
