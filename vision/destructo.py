@@ -291,9 +291,40 @@ def _lattice_at(bgr: np.ndarray, block: int) -> tuple[Lattice, tuple[int, int, i
         raise NoBoardFound(f"the image ({width} x {height} px) is too small to hold a board")
     if float(grey.std()) < 2.0:
         raise NoBoardFound("the image is uniform: no boulders")
-    x0, y0, x1, y1 = _busy_box(grey)
-    region = grey[y0:y1, x0:x1]
-    period_x, period_y = grid.period(_edge_profile(region, 1), SHORTEST_PITCH, COMB_MULTIPLES, REPEATS_ENOUGH), grid.period(_edge_profile(region, 0), SHORTEST_PITCH, COMB_MULTIPLES, REPEATS_ENOUGH)
+    failure = None
+    for x0, y0, x1, y1 in _busy_boxes(grey):
+        try:
+            left, top, pitch_x, pitch_y = _lines_in(grey[y0:y1, x0:x1], scale)
+        except NoBoardFound as error:
+            failure = failure or error
+            continue
+        lattice = _spread((left + x0) / scale, (top + y0) / scale, pitch_x / scale, pitch_y / scale, width, height)
+        busy = (int(x0 / scale), int(y0 / scale), int(np.ceil(x1 / scale)), int(np.ceil(y1 / scale)))
+        return lattice, busy
+    raise failure
+
+
+def _busy_boxes(grey: np.ndarray):
+    """Where to look for the board, in turn: the busiest region; the busiest once that one is
+    blanked (small boulders' edges are fainter than a page's text, whose line may be the busiest);
+    the whole image."""
+    height, width = grey.shape
+    first = _busy_box(grey)
+    yield first
+    x0, y0, x1, y1 = first
+    if (x1 - x0) * (y1 - y0) < 0.9 * width * height:
+        rest = grey.copy()
+        rest[y0:y1, x0:x1] = float(np.median(grey[::3, ::3]))
+        second = _busy_box(rest)
+        if second != (0, 0, width, height):
+            yield second
+        yield 0, 0, width, height
+
+
+def _lines_in(region: np.ndarray, scale: float) -> tuple[float, float, float, float]:
+    """(left, top, pitch_x, pitch_y) of the boulder lattice in a region of the working copy."""
+    period_x = grid.period(_edge_profile(region, 1), SHORTEST_PITCH, COMB_MULTIPLES, REPEATS_ENOUGH)
+    period_y = grid.period(_edge_profile(region, 0), SHORTEST_PITCH, COMB_MULTIPLES, REPEATS_ENOUGH)
     if period_x is None or period_y is None:
         raise NoBoardFound("no repeating grid of boulders (the image does not repeat across or down)")
     reach = max(2, round(GAP_REACH * period_y))
@@ -303,9 +334,7 @@ def _lattice_at(bgr: np.ndarray, block: int) -> tuple[Lattice, tuple[int, int, i
     if not ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1]:
         raise NoBoardFound(f"the repeating cells are {pitch_x / scale:.0f} x {pitch_y / scale:.0f} px (width over "
                            f"height {aspect:.2f}); boulders are about 1.5 times as wide as tall")
-    lattice = _spread((left + x0) / scale, (top + y0) / scale, pitch_x / scale, pitch_y / scale, width, height)
-    busy = (int(x0 / scale), int(y0 / scale), int(np.ceil(x1 / scale)), int(np.ceil(y1 / scale)))
-    return lattice, busy
+    return left, top, pitch_x, pitch_y
 
 
 def _spread(left: float, top: float, pitch_x: float, pitch_y: float, width: int, height: int) -> Lattice:
