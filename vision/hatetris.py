@@ -120,8 +120,11 @@ DIGIT_MATCH = 0.6
 #: more than one; it is cut at columns of at most THIN_JOIN of its fullest column's ink, at least
 #: DIGIT_SPACING of its height apart.
 MOST_DIGIT_WIDTH = 1.05
-THIN_JOIN = 0.35
+THIN_JOIN = 0.2
 DIGIT_SPACING = 0.4
+#: Digits at most this many pixels high are small print: touching ones may be cut wherever the
+#: pieces match best.
+SMALL_PRINT = 16
 
 
 @dataclasses.dataclass(frozen=True)
@@ -498,8 +501,9 @@ def _ink_rows(line: np.ndarray, start: int, end: int) -> tuple[int, int]:
 
 def _touching_digits(line: np.ndarray, glyph: tuple[int, int], rows: tuple[int, int]) -> list[tuple[int, int]]:
     """A glyph cut where digits that touch in small print meet: a glyph wider than a digit is
-    (no digit of the page's fonts is wider than it is tall) is cut at its thinnest columns, each
-    cut at least DIGIT_SPACING of its height from the others and from its ends."""
+    (no digit of the page's fonts is wider than it is tall) is cut in the middle of each run of
+    thin columns (a join: at most THIN_JOIN of its fullest column's ink), runs at least
+    DIGIT_SPACING of its height from its ends and from each other."""
     start, end = glyph
     top, bottom = rows
     height = bottom - top
@@ -508,13 +512,61 @@ def _touching_digits(line: np.ndarray, glyph: tuple[int, int], rows: tuple[int, 
     counts = line[top:bottom, start:end].sum(axis=0)
     spacing = DIGIT_SPACING * height
     cuts: list[int] = []
-    for column in np.argsort(counts, kind="stable"):
-        if counts[column] > THIN_JOIN * counts.max():
-            break
-        if spacing <= column <= end - start - spacing and all(abs(column - cut) >= spacing for cut in cuts):
-            cuts.append(int(column))
-    edges = [0, *sorted(cuts), end - start]
+    for run_start, run_end in _runs(counts <= THIN_JOIN * counts.max()):
+        cut = (run_start + run_end) // 2
+        if spacing <= cut <= end - start - spacing and (not cuts or cut - cuts[-1] >= spacing):
+            cuts.append(cut)
+    edges = [0, *cuts, end - start]
     return [(start + a, start + b) for a, b in zip(edges, edges[1:])]
+
+
+def _best_digit(box: np.ndarray, templates: np.ndarray) -> tuple[int, float]:
+    patch = _normalised(glyph_patch(box))
+    scores = np.tensordot(templates, patch, axes=([2, 3], [0, 1])).max(axis=0)
+    return int(scores.argmax()), float(scores.max())
+
+
+def _glyph_digits(box: np.ndarray, mask: np.ndarray, templates: np.ndarray) -> list[tuple[int, float]] | None:
+    """The digits of one glyph (ink cropped to it, and its ink mask) with their matches: one digit,
+    or touching digits cut at their joins (:func:`_touching_digits`; a cut may leave a column of the
+    neighbour's ink on a piece, so its edges may give way by a column), or, when that leaves a
+    piece no digit, small print cut wherever the pieces match best. None when no way of cutting
+    matches every piece to a digit."""
+    height, width = box.shape
+    pieces = _touching_digits(mask, (0, width), (0, height))
+    if len(pieces) == 1:
+        digit = _best_digit(box, templates)
+        if digit[1] >= DIGIT_MATCH or width <= MOST_DIGIT_WIDTH * height or height > SMALL_PRINT:
+            return [digit]
+        return _cut_by_templates(box, templates)
+    digits = []
+    for start, end in pieces:
+        trims = ((0, 0), (1, 0), (0, 1), (1, 1)) if end - start > 4 else ((0, 0),)
+        digits.append(max((_best_digit(box[:, start + left:end - right], templates) for left, right in trims),
+                          key=lambda found: found[1]))
+    if min(match for _, match in digits) >= DIGIT_MATCH or height > SMALL_PRINT:
+        return digits
+    return _cut_by_templates(box, templates)
+
+
+def _cut_by_templates(box: np.ndarray, templates: np.ndarray) -> list[tuple[int, float]] | None:
+    """Touching digits of small print cut where every piece matches a digit best: the cuts that
+    make the worst piece's match highest (pieces 0.35 to 1.05 times the height wide)."""
+    height, width = box.shape
+    narrowest, widest = max(2, int(0.35 * height)), int(np.ceil(1.05 * height))
+    # best[x] = (worst match of the pieces up to column x, their digits)
+    best: dict[int, tuple[float, list[tuple[int, float]]]] = {0: (1.0, [])}
+    for end in range(narrowest, width + 1):
+        options = []
+        for start in range(max(0, end - widest), end - narrowest + 1):
+            if start in best:
+                digit = _best_digit(box[:, start:end], templates)
+                options.append((min(best[start][0], digit[1]), best[start][1] + [digit]))
+        if options:
+            best[end] = max(options, key=lambda option: option[0])
+    if width not in best or best[width][0] < DIGIT_MATCH:
+        return None
+    return best[width][1]
 
 
 def read_score(bgr: np.ndarray, geometry: WellGeometry) -> tuple[int | None, float]:
@@ -565,14 +617,16 @@ def read_score(bgr: np.ndarray, geometry: WellGeometry) -> tuple[int | None, flo
             continue
         if x1 == width and words[1][-1][1] >= region.shape[1] - 0.6 * line.shape[0]:
             return None, 0.0  # the number reaches the image's edge: more digits may be cut off
-        glyphs = [(piece, rows) for glyph, rows in zip(words[1], digit_rows)
-                  for piece in _touching_digits(line, glyph, rows)]
         digits = []
-        for (start, end), (top, bottom) in glyphs:
-            box = ink[line_start + top:line_start + bottom, start:end]
-            patch = _normalised(glyph_patch(box))
-            scores = np.tensordot(templates, patch, axes=([2, 3], [0, 1])).max(axis=0)
-            digits.append((int(scores.argmax()), float(scores.max())))
+        for glyph, (top, bottom) in zip(words[1], digit_rows):
+            box = ink[line_start + top:line_start + bottom, glyph[0]:glyph[1]]
+            found = _glyph_digits(box, line[:, glyph[0]:glyph[1]][top:bottom], templates)
+            if found is None:
+                digits = []
+                break
+            digits.extend(found)
+        if not digits:
+            continue
         if all(match >= DIGIT_MATCH for _, match in digits):
             return int("".join(str(digit) for digit, _ in digits)), min(match for _, match in digits)
     return None, 0.0
