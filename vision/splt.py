@@ -1426,10 +1426,25 @@ def read_numbers(ink: np.ndarray, regions: list[tuple[int, int, int, int]], min_
     numbers = []
     for glyphs, dropped, region in zip(found, left_out, cut):
         number, sure = _number(glyphs)
-        if (only_digits and dropped) or _uneven(glyphs) or _ink_between(region, glyphs):
+        if (only_digits and dropped) or _uneven(glyphs) or _ink_between(region, glyphs) \
+                or (only_digits and _off_centre(glyphs, region.shape[1] / 2)):
             sure = min(sure, LEFT_OUT_CONFIDENCE)
         numbers.append((number, sure))
     return numbers
+
+
+#: A block's number is centred on it: the digits' middle is at most this share of their height
+#: off the block's middle (a wall's remains read as a 1 beside the digits put it off).
+OFF_CENTRE = 0.3
+
+
+def _off_centre(glyphs: list[Glyph], centre: float) -> bool:
+    """Whether the glyphs' middle is farther from ``centre`` than the font's centring allows."""
+    if not glyphs:
+        return False
+    height = max(g.bottom - g.top for g in glyphs)
+    middle = (min(g.left for g in glyphs) + max(g.right for g in glyphs)) / 2
+    return abs(middle - centre) > OFF_CENTRE * height
 
 
 def _ink_between(region: np.ndarray, glyphs: list[Glyph]) -> bool:
@@ -1460,20 +1475,21 @@ class NumberReading:
 
 
 def read_again(strokes: Strokes, regions: list[tuple[int, int, int, int]], numbers: list[tuple[int | None, float]],
-               min_height: float, only_digits: bool = True) -> list[NumberReading]:
+               min_height: float, only_digits: bool = True, strict: bool = False) -> list[NumberReading]:
     """Every number read again from fainter strokes (STROKE_CHECK: a faint stroke the first
     reading missed turns an 8 into a 3); those read the same and sure are settled, the others
     are read at the other shares of STROKE_RETRIES too (a small board's faint or thin strokes, a
     noisy one's specks). When every reading gives the same number, the strokes are clear and it
     is as sure as its best reading (the rest of the doubt is the font's); otherwise the readings
     vote: each number gets the confidence of the readings giving it, and the winner is as sure as
-    its lead over the next, over all readings."""
+    its lead over the next, over all readings. ``strict`` (a small board's few-pixel strokes):
+    every number is read at every share, and one that any of them reads otherwise is doubtful."""
     height, width = strokes.shape
     margin = 4
     checks = read_numbers(strokes.ink(STROKE_CHECK), regions, min_height, only_digits)
     settled = []
     for (number, sure), check, (x0, y0, x1, y1) in zip(numbers, checks, regions):
-        if sure >= DOUBTFUL and check[0] == number:
+        if sure >= DOUBTFUL and check[0] == number and not strict:
             settled.append(NumberReading(number, sure, (number,)))
             continue
         window = (max(x0 - margin, 0), max(y0 - margin, 0), min(x1 + margin, width), min(y1 + margin, height))
@@ -1494,8 +1510,16 @@ def read_again(strokes: Strokes, regions: list[tuple[int, int, int, int]], numbe
             settled.append(NumberReading(ranked[0][0], max(value_sure for _, value_sure in readings), tuple(values)))
             continue
         lead = ranked[0][1] - (ranked[1][1] if len(ranked) > 1 else 0.0)
-        settled.append(NumberReading(ranked[0][0], lead / len(readings), tuple(values)))
+        confidence = lead / len(readings)
+        settled.append(NumberReading(ranked[0][0], min(confidence, SPLIT_VOTE) if strict else confidence,
+                                     tuple(values)))
     return settled
+
+
+#: On a board whose cells are under this many pixels in the caller's image (digits under about
+#: 14 pixels) a number the stroke shares do not all read alike is doubtful, at most SPLIT_VOTE.
+STRICT_CELL = 40.0
+SPLIT_VOTE = 0.5
 
 
 #: On a board whose cells are under this many pixels in the caller's image the digits are under
@@ -1734,10 +1758,11 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     points = [box for box, kind in zip(shapes.boxes, shapes.kinds) if kind == POINT]
     regions = [block_number_region(geometry, box) for box in points]
     numbers = read_numbers(ink, regions, DIGIT_HEIGHT * geometry.cell)
-    numbers = read_again(strokes, regions, numbers, DIGIT_HEIGHT * geometry.cell)
+    caller_cell = board.in_caller_pixels(geometry)["cell"]
+    numbers = read_again(strokes, regions, numbers, DIGIT_HEIGHT * geometry.cell, strict=caller_cell < STRICT_CELL)
     read_points = {}
     alternatives = {}
-    small = board.in_caller_pixels(geometry)["cell"] < SMALL_DIGITS_CELL
+    small = caller_cell < SMALL_DIGITS_CELL
     for (x, y, w, h), reading in zip(points, numbers):
         number, sure = reading.value, reading.sure
         if small:
