@@ -639,6 +639,19 @@ def completed(board_like: np.ndarray, region: tuple[int, int, int, int], colours
     return (new_top, placements[0], bottom, placements[0] + level.columns - 1), number
 
 
+def _page_row_on_top(cells: _Cells, lattice_columns: int, region: tuple[int, int, int, int]) -> bool:
+    """Whether the region's top row is the page over the board (a title line just over the frame
+    passes for a few boulders): the region is no level's size but is one without that row, and
+    nothing in the row is surely a boulder."""
+    top, left, bottom, right = region
+    rows, columns = bottom - top + 1, right - left + 1
+    sizes = {(level.rows, level.columns) for level in LEVEL_TABLE}
+    if (rows, columns) in sizes or (rows - 1, columns) not in sizes:
+        return False
+    found = [_boulder_at(cells, top * lattice_columns + c) for c in range(left, right + 1)]
+    return all(boulder is None or sure < DOUBTFUL_BELOW for boulder, sure in found)
+
+
 def cell_name(boulder: Boulder | None) -> str | None:
     """A cell as ``Reading.cells`` gives it: a colour's name, a colourless power-up's name, the
     carrier's colour and the power-up (``"blue fill"``), or None for an empty cell."""
@@ -831,6 +844,8 @@ def _read_board(bgr: np.ndarray, previous: Any) -> Reading:
     seen = {boulder.colour for r in range(top, bottom + 1) for c in range(left, right + 1)
             for boulder in [_boulder_at(cells, r * lattice.columns + c)[0]] if boulder is not None and boulder.colour}
     (top, left, bottom, right), grown_to = completed(board_like, region, seen)
+    if _page_row_on_top(cells, lattice.columns, (top, left, bottom, right)):
+        top += 1
     rows, columns = bottom - top + 1, right - left + 1
 
     cells_of_board = [[(top + r) * lattice.columns + left + c for c in range(columns)] for r in range(rows)]
