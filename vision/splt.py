@@ -339,6 +339,12 @@ def _clipped(runs: Runs, low: float, high: float) -> Runs:
     return Runs(runs.across[keep], np.maximum(runs.start[keep], low), np.minimum(runs.end[keep], high))
 
 
+#: Placing the board along an axis, the walls crossing it (on the grid, inside the board's span
+#: across) count this many times their length: they are the board's own, where lines along the
+#: axis may be a window's panels.
+ALONG_WEIGHT = 2.0
+
+
 def _place(across: Runs, along: Runs, offset: float, cell: float, count: int, size: int, lowest: float) -> float:
     """Where the board's first line goes along one axis: the grid line (``offset`` + k ``cell``,
     at least ``lowest`` cells into the image) that puts the most wall inside the board's
@@ -354,7 +360,7 @@ def _place(across: Runs, along: Runs, offset: float, cell: float, count: int, si
     inside = ((across.across[None, :] > starts[:, None] - margin) & (across.across[None, :] < ends[:, None] + margin))
     held = (inside * across.length[None, :]).sum(axis=1)
     overlap = np.clip(np.minimum(along.end[None, :], ends[:, None]) - np.maximum(along.start[None, :], starts[:, None]), 0, None)
-    held = held + overlap.sum(axis=1)
+    held = held + ALONG_WEIGHT * overlap.sum(axis=1)
     return float(starts[int(np.argmax(held))])
 
 
@@ -396,10 +402,13 @@ def _judge(masks: LineMasks, cell: float, shape: tuple[int, int]) -> Candidate |
     # but its top line, with the header above it, is in the image
     left = _place(vertical, horizontal, offset_x, cell, WIDTH, width, -0.5)
     columns = (left, left + WIDTH * cell)
-    top = _place(_clipped(horizontal, *columns), _on_grid(_crossing(vertical, *columns, across=True), offset_x, cell),
+    # (a line running on well past the board's sides, a window's panel, is none of its walls)
+    top = _place(_within(horizontal, columns[0] - 0.5 * cell, columns[1] + 0.5 * cell),
+                 _on_grid(_crossing(vertical, *columns, across=True), offset_x, cell),
                  offset_y, cell, HEIGHT, height, -GRID_TOLERANCE)
     rows = (top, top + HEIGHT * cell)
-    left = _place(_clipped(vertical, *rows), _on_grid(_crossing(horizontal, *rows, across=True), offset_y, cell),
+    left = _place(_within(vertical, rows[0] - 0.5 * cell, rows[1] + 0.5 * cell),
+                  _on_grid(_crossing(horizontal, *rows, across=True), offset_y, cell),
                   offset_x, cell, WIDTH, width, -0.5)
     if top + HEIGHT * cell > height + 0.5 * cell or left + WIDTH * cell < 0.5 * cell or left > width - 0.5 * cell:
         return None
@@ -1878,7 +1887,17 @@ def _from_header(boxes: list[list[int]], confidence: np.ndarray, header: Header,
                 problems.append(f"the point block at ({x},{y}) reads {value}, more than the {splits} splits")
                 box[4] = max(splits, 1)
                 confidence[y:y + h, x:x + w] = 0.0
-    state = _engine_state(boxes, max(splits, max((box[4] for box in boxes), default=0)), score)
+    splits_made = max(splits, max((box[4] for box in boxes), default=0))
+    try:
+        state = _engine_state(boxes, splits_made, score)
+    except NoBoardFound as refused:
+        if not (confidence < DOUBTFUL).any():
+            raise
+        # what was read with doubt makes a board the game cannot have (a box over a void, most
+        # often): it is shown as read for the review to correct, every cell doubtful
+        problems.append(f"{refused.reason}; every cell doubtful")
+        confidence = np.minimum(confidence, IMPOSSIBLE_CONFIDENCE)
+        state = State(boxes=tuple(Box(*box) for box in boxes), score=score, splits=splits_made)
     return _HeaderValues(header, splits, splits_from, score, parity, state, boxes, confidence, problems)
 
 
@@ -2088,6 +2107,10 @@ def open_fields(ways: list[tuple[int, int]] | None, header: Header, splits_sure:
     fields = tuple(name for index, name in ((0, "splits"), (1, "score"))
                    if name in unsure and len({way[index] for way in left}) > 1)
     return fields, left
+
+
+#: The confidence of every cell of a board read with doubt that the game cannot have.
+IMPOSSIBLE_CONFIDENCE = 0.3
 
 
 def _engine_state(boxes: list[list[int]], splits: int, score: int) -> State:
