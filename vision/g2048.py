@@ -529,13 +529,17 @@ def _glowing_board(crop: np.ndarray, board_rgb: np.ndarray) -> np.ndarray:
     """Where the board's colour shows under a tile's glow (the page's 128 to 2048 tiles cast a
     gold glow over the border and gaps around them): pixels on the line from the board's colour
     toward the glow's, up to the glow's strongest."""
+    # under an overlay's veil the glow shows that much fainter (and a veiled gold tile would
+    # otherwise lie on its line)
+    _, veil = fit_overlay(board_rgb)
+    strongest = GLOW_MAX_ALPHA * (1.0 - veil)
     direction = (_rgb(GLOW_HEX) - _rgb(BOARD_HEX))[::-1]  # BGR, as the image
     length2 = float(np.dot(direction, direction))
     pixels = cv2.subtract(crop.astype(np.float32), tuple(float(v) for v in board_rgb[::-1]) + (0.0,))
     along = cv2.transform(pixels, (direction / length2).reshape(1, 3).astype(np.float32))
     squares = cv2.transform(cv2.multiply(pixels, pixels), np.ones((1, 3), np.float32))
     across2 = squares - along * along * length2  # what is off the line, squared
-    return (along > -0.03) & (along < GLOW_MAX_ALPHA) & (across2 < GLOW_RESIDUAL ** 2)
+    return (along > -0.03) & (along < strongest) & (across2 < GLOW_RESIDUAL ** 2)
 
 
 def find_board(image: np.ndarray) -> Board:

@@ -236,7 +236,8 @@ def _redesign_css() -> str:
 .tile .tile-inner {{ border-radius: 8px !important; }}
 .grid-cell {{ border-radius: 8px !important; }}
 .game-container {{ border-radius: 12px !important; }}
-.score-container, .best-container {{ border-radius: 999px !important; padding: 15px 28px !important; }}
+.score-container, .best-container {{ border-radius: 999px !important; }}
+@media screen and (min-width: 521px) {{ .score-container, .best-container {{ padding: 15px 28px !important; }} }}
 .kibitz-toolbar {{ display: flex; gap: 10px; justify-content: center; margin-top: 14px; }}
 .kibitz-toolbar span {{ background: #8f7a66; color: #f9f6f2; border-radius: 999px; padding: 8px 16px;
                         font: bold 15px "Clear Sans", sans-serif; }}
