@@ -1,19 +1,26 @@
 """1010! board reader: the 10×10 grid, the tray's three pieces, the score and a piece being dragged.
 
-How the real game looks is in ``shared/specs/1010.md`` section 5: a near-black page, the board as
-10×10 rounded grey squares (filled ones in their piece's colour), the tray's pieces under it at
-about 62 % of the board's scale, the score and the best score above it.
+How the real game looks is in ``shared/specs/1010.md`` section 5 and issue 22. The dark theme: a
+near-black page, the board as 10×10 rounded grey squares (filled ones in their piece's colour),
+the tray's pieces under it at about 62 % of the board's scale, the score and the best score above
+it. The light theme (the phone app's default, "1010! Deluxe" on the web): a white or near-white
+page, empty cells light grey, tray pieces at nearly the board's scale.
 
-The reader finds the board by itself, at any scale: every pixel brighter than the page is part of
-a cell, so after closing the thin gaps between cells the board is one square blob; the blob must
-show ten cells a side (nine darker gaps at equal steps both ways, and a grey or coloured patch in
-each cell). Cells are read by colour in Lab (the image's own empty grey against the game's piece
-colours); each cell's confidence is the margin between the nearer and the farther of the two
-readings. A piece in mid-drag (a cell-sized coloured square off the grid's steps) is reported
-and the cells it covers are read from what shows around it, with their confidence lowered.
-Tray pieces are told by their cell layout on the tray's smaller pitch, matched to the engine's
-piece letters. The score is read with the digit templates of ``assets/vision/tenten`` when every
-digit matches one of them well; otherwise it is left at 0 and the diagnostics say why.
+The reader finds the board from its structure, not from one palette, at any scale: the page is
+one of the image's most common colours (each is tried); every pixel apart from it (an empty cell
+lighter than a dark page or darker than a light one, a filled cell in colour) belongs to a cell,
+so after closing the thin gaps between cells the board is one square blob. Its grid is then
+fitted to the nine gaps each way (``vision.grid``: regular lines, checked by their period) and
+every cell must show a piece's colour or a grey apart from the page. Cells are read by colour in
+Lab (``vision.colour``; the image's own empty grey against the game's piece colours); each cell's
+confidence is the margin between the nearer and the farther of the two readings. A piece in
+mid-drag (cell-sized coloured squares off the grid's steps) is reported and the cells it covers
+are read from what shows around it, with their confidence lowered. Tray pieces are found under
+the board at whatever scale they are drawn: each piece's cells are counted from the gaps between
+them (a bar's from its length), then its drawing is matched to the engine's piece letters. The
+score is read with digit templates (``assets/vision/tenten``: the real screenshot's digits and
+those of a shipped font) when every digit matches one well. What is not told is doubtful, never
+guessed: a cell below the confidence threshold, and the fields ``tray`` and ``score``.
 """
 
 from __future__ import annotations
@@ -179,6 +186,12 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
             "covers": [[r, c] for r in range(SIZE) for c in range(SIZE) if covered_share(dragged, geometry, r, c) > 0],
             "note": "a piece in mid-drag: not on the board; the slot it came from shows empty",
         }
+    partly = partly_covered(labels, geometry)
+    if partly:
+        # colour over part of a cell, or off its middle: something lies over the board there
+        diagnostics["partly_covered"] = partly
+        for r, c in partly:
+            confidence[r, c] = min(confidence[r, c], PARTLY_COVERED_CONFIDENCE)
     full_lines = _full_lines(grid)
     if full_lines:
         diagnostics["full_lines"] = full_lines
@@ -287,18 +300,21 @@ def find_board(image: np.ndarray) -> BoardGeometry:
     cells, which shows 10 × 10 cells at even steps. Raises :class:`NoBoardFound`."""
     smooth = cv2.blur(image, (3, 3))
     tried: set[tuple[int, int, int]] = set()
-    for page in page_colours(smooth):
-        apart = (_distance_from(smooth, page) > PAGE_APART).astype(np.uint8)
-        # the gaps between cells are a pixel or two at a small scale: judged unblurred
-        geometry = _board_blob(image, _distance_from(image, page), apart, page, tried)
-        if geometry is not None:
-            return geometry
+    pages = page_colours(smooth)
+    for apart_by in PAGE_APART:
+        for page in pages:
+            apart = (_distance_from(smooth, page) > apart_by).astype(np.uint8)
+            # the gaps between cells are a pixel or two at a small scale: judged unblurred
+            geometry = _board_blob(image, _distance_from(image, page), apart, page, tried)
+            if geometry is not None:
+                return geometry
     raise NoBoardFound("no 10 × 10 grid of cells found (no square blob of cells with nine even gaps each way)")
 
 
-#: A pixel differs from the page when one of its channels is more than this apart (light grey empty
-#: cells #ebebeb are 15-20 from a white or near-white page; a dark page's empty cells about 34 from it).
-PAGE_APART = 12
+#: A pixel differs from the page when one of its channels is more than this apart: light grey empty
+#: cells #ebebeb are 15-20 from a white or near-white page, a dark page's empty cells about 34 from
+#: it; the second, closer step is tried when the first finds no board (a page a shade off white).
+PAGE_APART = (12, 6)
 #: The colours that may be the game's page: the most common lattice colours, each covering at
 #: least this share of the image (a game in a window on a desktop, or in a web page, has a page
 #: that is not the image's most common colour).
@@ -445,7 +461,9 @@ def _looks_like_board(image: np.ndarray, distance: np.ndarray, page_lab: np.ndar
         # gaps a pixel wide on a pitch of a fractional pixel count: widened so whole-pixel lags meet
         gaps = np.convolve(_gaps_high(profile), (0.25, 0.5, 0.25), mode="same")
         seen = grid_finder.period(gaps, max(3, int(0.7 * geometry.pitch)))
-        if seen is None or abs(seen - geometry.pitch) > 0.1 * geometry.pitch + 1:
+        # JPEG noise on an empty light board can make every other gap the stronger repeat
+        multiple = round(seen / geometry.pitch) if seen else 0
+        if multiple not in (1, 2, 3) or abs(seen - multiple * geometry.pitch) > 0.1 * seen + 1:
             return False
     ys, xs = cell_samples(geometry, 0.3, 4)
     if ys.min() < 0 or xs.min() < 0 or ys.max() >= image.shape[0] or xs.max() >= image.shape[1]:
@@ -453,7 +471,7 @@ def _looks_like_board(image: np.ndarray, distance: np.ndarray, page_lab: np.ndar
     lab = np.median(lab_image(image[ys, xs]), axis=2)
     chroma = np.hypot(lab[..., 1], lab[..., 2])
     coloured = (chroma >= COLOURED_CHROMA) & (lab[..., 0] >= 35)
-    grey = (chroma < 12) & (delta_e(lab, page_lab) >= 4)
+    grey = (chroma < 12) & (delta_e(lab, page_lab) >= 2.5)  # #ebebeb on #f6f6f6: 3.6
     cell_like = int((coloured | grey).sum())
     return cell_like >= 90
 
@@ -511,6 +529,39 @@ def read_cells(image: np.ndarray, geometry: BoardGeometry, dragged: DraggedPiece
     colours = [[SAME_COLOUR.get(PALETTE_NAMES[nearest_piece[r, c]], PALETTE_NAMES[nearest_piece[r, c]])
                 if grid[r, c] else None for c in range(SIZE)] for r in range(SIZE)]
     return grid, colours, np.round(confidence, 4), empty_lab
+
+
+#: A filled cell's colour covers at least this share of its square (0.05 pitch in from its sides)
+#: with its middle within PIECE_OFF_MIDDLE pitches of the cell's; an empty cell's at most
+#: EMPTY_COLOURED. Between them something lies over the cell (a dragged piece, an overlay).
+FILLED_COLOURED = 0.8
+EMPTY_COLOURED = 0.12
+PIECE_OFF_MIDDLE = 0.07
+PARTLY_COVERED_CONFIDENCE = 0.4
+
+
+def partly_covered(labels: np.ndarray, geometry: BoardGeometry) -> list[list[int]]:
+    """The cells whose colour covers only part of them, or lies off their middle: a cell of the
+    board is all grey or all of one piece's colour, centred."""
+    coloured = (labels >= 0).astype(np.float64)
+    height, width = coloured.shape
+    ys, xs = np.mgrid[0:height, 0:width]
+    sums = [cv2.integral(layer) for layer in (coloured, coloured * xs, coloured * ys)]
+    found = []
+    for r in range(SIZE):
+        for c in range(SIZE):
+            x0, y0, x1, y1 = geometry.cell_box(r, c, 0.05)
+            x0, y0, x1, y1 = max(0, x0), max(0, y0), min(width, x1), min(height, y1)
+            if x1 <= x0 or y1 <= y0:
+                continue
+            area, along_x, along_y = (float(t[y1, x1] - t[y0, x1] - t[y1, x0] + t[y0, x0]) for t in sums)
+            share = area / ((x1 - x0) * (y1 - y0))
+            if share <= EMPTY_COLOURED:
+                continue
+            off = max(abs(along_x / area - (x0 + x1 - 1) / 2), abs(along_y / area - (y0 + y1 - 1) / 2))
+            if share < FILLED_COLOURED or off > PIECE_OFF_MIDDLE * geometry.pitch:
+                found.append([r, c])
+    return found
 
 
 def _dragged_mask(shape: tuple[int, int], dragged: DraggedPiece, geometry: BoardGeometry) -> np.ndarray:

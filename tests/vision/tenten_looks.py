@@ -68,7 +68,7 @@ DARK = Look(
      "lime": "#9eee5e", "orange": "#e6965a", "yellow": "#d5a42d", "purple": "#848edc"},
     0.9, 0.86, 0.12, 0.62, 0.9, "#a7a88a", "#8fb0c4", "#4fa3d9", False)
 LIGHT = Look(
-    "light", ("#ffffff", "#fdfdfd", "#fafafa"), "#ebebeb",
+    "light", ("#ffffff", "#fdfdfd", "#fafafa", "#f6f6f6"), "#ebebeb",
     {"blue": "#5cbee4", "green": "#5bcb83", "red": "#dc6554", "teal": "#4dd5b0", "pink": "#e76a82",
      "lime": "#98dc55", "orange": "#ed954b", "yellow": "#fdc535", "purple": "#7e8ed5"},
     0.9, 0.9, 0.18, 0.9, 1.0, "#4a90c8", "#8a8a8a", "#f2b632", True)
@@ -419,3 +419,27 @@ def captures(count: int, seed: int = 0) -> Iterator[tuple[np.ndarray, dict[str, 
     for index in range(count):
         theme, layout = combos[index % len(combos)]
         yield random_render(rng, theme, layout)
+
+
+def judge(reading, truth: dict[str, Any]) -> dict[str, int]:
+    """How a reading of a picture of ``captures`` fares against its truth, as counts to add up:
+    cells right / wrong / wrong and not marked doubtful, the board exact, the tray and the score
+    right, or wrong without their doubtful field, the reading sure."""
+    from vision.reading import DOUBTFUL_BELOW
+
+    wrong = np.array(reading.cells["grid"]) != np.array(truth["grid"])
+    unflagged = wrong & (reading.per_cell_confidence >= DOUBTFUL_BELOW)
+    tray_right = reading.cells["tray"] == truth["tray"]
+    score_right = reading.diagnostics.get("score") == truth["score"]
+    return {
+        "pictures": 1,
+        "cells_right": int((~wrong).sum()),
+        "cells_wrong": int(wrong.sum()),
+        "cells_wrong_not_doubtful": int(unflagged.sum()),
+        "boards_exact": int(not wrong.any()),
+        "tray_right": int(tray_right),
+        "tray_wrong_not_doubtful": int(not tray_right and "tray" not in reading.doubtful_fields),
+        "score_right": int(score_right),
+        "score_wrong_not_doubtful": int(not score_right and "score" not in reading.doubtful_fields),
+        "sure": int(reading.sure),
+    }
