@@ -85,12 +85,11 @@ FRAME_PIXELS = 500_000
 MIN_PITCH = 5.0
 #: The part of a cell that is sampled: this fraction of the pitch is left out on each side.
 INSET = 0.2
+#: An edge inside the well more than this share of a pitch from every cell boundary is off the grid.
+EDGE_SLACK = 0.2
 #: Height over width of the well's frame (20 rows of 10 square cells), and the tolerance.
 WELL_ASPECT = ROWS / COLUMNS
 ASPECT_TOLERANCE = 0.08
-#: A narrow page squeezes the well's columns (its table gives way to the text beside it): a frame
-#: may be this much taller for its width than 2:1.
-SQUEEZED = 0.3
 #: A candidate well is a board when this share of its cells read with a clear majority.
 CLEAR_SHARE = 0.5
 MIN_CLEAR_CELLS = 0.9
@@ -254,7 +253,7 @@ def _frame_candidates(bgr: np.ndarray) -> list[WellGeometry]:
     stacks += [stack for stack in grown if stack not in stacks]
     found = []
     for left, top, width, height, area in stacks:
-        if height * block < ROWS * MIN_PITCH or not -ASPECT_TOLERANCE <= height / width / WELL_ASPECT - 1 <= SQUEEZED:
+        if height * block < ROWS * MIN_PITCH or abs(height / width / WELL_ASPECT - 1) > ASPECT_TOLERANCE:
             continue
         # the fill counts every well-coloured pixel in the box: at small scales the blends between
         # cells of different colours cut a busy stack into several blocks
@@ -362,6 +361,36 @@ def _vote(bgr: np.ndarray, geometry: WellGeometry) -> CellVotes:
     return CellVotes(classes.astype(np.int8), confidence, share)
 
 
+def misaligned_edges(bgr: np.ndarray, geometry: WellGeometry) -> int:
+    """How many strong edges inside the well lie off its cell boundaries: a change from one well
+    colour to another between pixel columns (rows) one to three apart (symbols and blends, of no
+    well colour, neither make nor hide one), along at least half a cell, farther than EDGE_SLACK
+    of a pitch from every column (row) boundary of ``geometry``.
+
+    The page's cells are square and evenly spaced, so on a right geometry every such edge is a
+    cell boundary. A well partly hidden (a page scrolled or clipped sideways, its bar shorter than
+    ten cells) placed by its bar has a wrong pitch: its pieces' edges fall between its lines."""
+    height, width = bgr.shape[:2]
+    left, top = max(0, int(np.ceil(geometry.left))), max(0, int(np.ceil(geometry.top)))
+    right, bottom = min(width, int(geometry.right)), min(height, int(geometry.bottom))
+    if right - left < 3 or bottom - top < 3:
+        return 0
+    window = colour_labels(bgr[top:bottom, left:right])
+    off = 0
+    for along, start, pitch, across in ((window, geometry.left - left, geometry.pitch_x, geometry.pitch_y),
+                                        (window.T, geometry.top - top, geometry.pitch_y, geometry.pitch_x)):
+        known = along != OTHER
+        for gap in (1, 2, 3):  # a scaled screenshot blends a pixel or two at an edge into no class
+            if along.shape[1] <= gap:
+                continue
+            changes = ((along[:, gap:] != along[:, :-gap]) & known[:, gap:] & known[:, :-gap]).sum(axis=0)
+            edges = np.flatnonzero(changes >= 0.5 * across) + gap / 2  # between pixels e - gap/2 and e + gap/2
+            offsets = (edges - start) / pitch
+            distance = np.abs(offsets - np.round(offsets)) * pitch
+            off += int((distance > max(2.0, EDGE_SLACK * pitch)).sum())
+    return off
+
+
 def bar_share(bgr: np.ndarray, geometry: WellGeometry, classes: np.ndarray) -> float:
     """The share of columns in which a line at the top of row 4 (the bar) is redder than the cell
     under it. Redness is red minus the larger of green and blue, so a thin bar that a scaled
@@ -407,6 +436,10 @@ def find_well(bgr: np.ndarray) -> tuple[WellGeometry, CellVotes, float]:
     wells = [entry for entry in judged if entry[2] >= MIN_BAR_SHARE]
     if not wells:
         raise NoBoardFound("a block shaped like a 10 x 20 well, but no red bar on top of its fifth row")
+    wells = [entry for entry in wells if misaligned_edges(bgr, entry[0]) == 0]
+    if not wells:
+        raise NoBoardFound("a red bar, but the well's cells do not lie on a grid of ten columns as wide as "
+                           "the bar (a well partly hidden?)")
     # a well placed by its bar alone guesses its row height from its width (cells are square), but a
     # narrow page squeezes the cells: a frame or grid measured whole is preferred
     geometry, votes, bar = max(wells, key=lambda entry: ((entry[1].classes == LIVE).sum() <= 4,

@@ -23,7 +23,8 @@ layout, device scale factors 1, 1.5, 2 and 3 and browser zoom 50-200 %.
 Truth dicts: ``cells`` (rows top to bottom: 0 empty, 1 landed, 2 live, as ``Reading.cells``),
 ``well`` (the engine's row bits), ``score``, ``live`` ({piece, x, y, o} or None), ``mode`` (the
 page's: PLAYING, REPLAYING, GAME_OVER), ``enemy``, ``engine_checked`` (the engine replayed the
-keys and agreed), ``viewport``, ``scale``, ``zoom``.
+keys and agreed), ``well_whole`` (the well's table lies wholly inside the screenshot), ``viewport``,
+``scale``, ``zoom``.
 """
 
 from __future__ import annotations
@@ -95,6 +96,23 @@ _SET_SCORE = """
 """
 
 
+#: Scrolls the page to its top left at once; whether it is there.
+_SCROLLED_TO_TOP = """
+() => {
+  window.scrollTo({top: 0, left: 0, behavior: 'instant'});
+  return window.scrollX === 0 && window.scrollY === 0;
+}
+"""
+
+#: Whether the well's table lies wholly inside the viewport.
+_WELL_WHOLE = """
+() => {
+  const box = document.querySelector('table').getBoundingClientRect();
+  return box.left >= 0 && box.top >= 0 && box.right <= window.innerWidth && box.bottom <= window.innerHeight;
+}
+"""
+
+
 class PageDisagrees(AssertionError):
     """The page's state, its DOM and Kibitz's engine replaying the page's keys disagree."""
 
@@ -143,6 +161,7 @@ class HatetrisPage:
             self.page.clock.pause_at(self.page.evaluate("Date.now()") + 1000)
         self.enemy = "hatetris"
         self.score_set = False
+        self.code_keys: str | None = None
 
     def close(self) -> None:
         self.browser.close(self.page)
@@ -171,6 +190,7 @@ class HatetrisPage:
         self._to_initial()
         self.page.click("text=start new game")
         self.score_set = False
+        self.code_keys = None
         self.page.mouse.move(0, 0)  # no button hovered
 
     def press(self, keys: str) -> None:
@@ -184,6 +204,7 @@ class HatetrisPage:
         if enemy != self.enemy:
             self.select_enemy(enemy)
         self._to_initial()
+        self.code_keys = codecs.decode(code)  # the code as Kibitz's codecs read it
         self.page.once("dialog", lambda dialog: dialog.accept(code))
         self.page.click("text=show a replay")
         self.score_set = False
@@ -200,7 +221,10 @@ class HatetrisPage:
     def image(self) -> np.ndarray:
         # an arrow key also scrolls a page taller than its viewport (smoothly, so it goes on after
         # the key): the screenshot is of the page scrolled to its top, the well whole
-        self.page.evaluate("window.scrollTo({top: 0, left: 0, behavior: 'instant'})")
+        for _ in range(20):
+            if self.page.evaluate(_SCROLLED_TO_TOP):
+                break
+            self.page.wait_for_timeout(20)
         return screenshot(self.page)
 
     # -- the truth -------------------------------------------------------------------------------
@@ -227,6 +251,7 @@ class HatetrisPage:
         image = self.image()
         if self.truth() != truth:
             raise PageDisagrees("the page changed while its screenshot was taken")
+        truth["well_whole"] = self.page.evaluate(_WELL_WHOLE)
         return image, truth
 
     def truth(self) -> dict[str, Any]:
@@ -238,6 +263,8 @@ class HatetrisPage:
         live = None if piece is None else {"piece": piece["id"], "x": piece["x"], "y": piece["y"], "o": piece["o"]}
         cells = _state_cells(raw)
         keys = raw["replay"][:raw["id"]]
+        if self.code_keys is not None and raw["replay"] != self.code_keys:
+            raise PageDisagrees("the page replays other keys than Kibitz's codecs read in the replay code")
         if raw["replay_out"]:
             coded = codecs.decode(raw["replay_out"])
             # the page's code may carry one pad key (spec 2.4)
@@ -292,14 +319,14 @@ FITS = (230, 430)
 LONG_SCORES = (90, 900, 1235, 7, 10, 11, 100, 1000, 4444, 8080, 12345, 99999, 606, 31)
 
 
-def _configuration(rng: random.Random) -> tuple[str, tuple[int, int], float, float]:
+def _configuration(rng: random.Random, most_pixels: int) -> tuple[str, tuple[int, int], float, float]:
     while True:
         layout = rng.choice(("wide", "narrow"))
         viewport = rng.choice(WIDE if layout == "wide" else NARROW)
         scale, zoom = rng.choice(SCALES), rng.choice(ZOOMS)
         # the well (200 x 400 CSS px, 10 px in) whole in the viewport, as a player's screenshot has it
         fits = viewport[0] / zoom >= FITS[0] and viewport[1] / zoom >= FITS[1]
-        if fits and viewport[0] * viewport[1] * scale * scale <= MOST_PIXELS and scale * zoom <= 4:
+        if fits and viewport[0] * viewport[1] * scale * scale <= most_pixels and scale * zoom <= 4:
             return layout, viewport, scale, zoom
 
 
@@ -353,13 +380,15 @@ def _replay_session(page: HatetrisPage, rng: random.Random, shots: int, look: st
         yield (*page.capture(), look)
 
 
-def captures(browser, url: str, count: int, seed: int = 0) -> Iterator[tuple[np.ndarray, dict, str]]:
+def captures(browser, url: str, count: int, seed: int = 0, most_pixels: int = MOST_PIXELS) \
+        -> Iterator[tuple[np.ndarray, dict, str]]:
     """``count`` captures of the real page (see the module doc), seeded; each session opens the page
-    at one viewport, scale and zoom and takes a few captures from it."""
+    at one viewport, scale and zoom and takes a few captures from it. Screenshots have at most
+    ``most_pixels`` device pixels (a 4K screen's 8.3 million by default)."""
     rng = random.Random(seed)
     made = 0
     while made < count:
-        layout, viewport, scale, zoom = _configuration(rng)
+        layout, viewport, scale, zoom = _configuration(rng, most_pixels)
         shots = min(count - made, rng.randint(3, 6))
         kind = rng.choices(("play", "replay", "other-AI", "long-score"), weights=(4, 3, 2, 1))[0]
         page = HatetrisPage(browser, url, viewport, scale, zoom, clock=kind == "replay")
