@@ -125,7 +125,37 @@ def _line_grids(session_folder: Path) -> list[tuple[list[list[int]], int]]:
     return [([list(row) for row in node.state.rows], node.state.score) for node in tree.line_nodes()]
 
 
-def play_one(display: str, clients: Path, moves: int, pace: int, seed: int, shots: Path | None) -> dict:
+#: how far beyond the board a player's rectangle reaches (pixels)
+DRAG_MARGIN = 16
+
+
+def _board_on_screen(page) -> tuple[int, int, int, int]:
+    """The rectangle a player drags around the page's board: its box on the screen (the page's
+    viewport lies at the bottom-centre of the browser window), with a margin."""
+    box = page.evaluate("""() => {
+        const r = document.querySelector('.game-container').getBoundingClientRect();
+        return [window.screenX + (window.outerWidth - window.innerWidth) / 2 + r.left,
+                window.screenY + (window.outerHeight - window.innerHeight) + r.top, r.width, r.height];
+    }""")
+    left, top, width, height = (round(value) for value in box)
+    return (max(0, left - DRAG_MARGIN), max(0, top - DRAG_MARGIN), width + 2 * DRAG_MARGIN,
+            height + 2 * DRAG_MARGIN)
+
+
+def _remember_region(settings_folder: Path, box: tuple[int, int, int, int]) -> None:
+    """What Capture board leaves in Kibitz's settings after the player drags ``box``."""
+    from PySide6.QtCore import QSettings
+
+    text = ",".join(str(value) for value in box)
+    settings = QSettings(str(settings_folder / "kibitz.ini"), QSettings.Format.IniFormat)
+    settings.setValue("capture/2048/region", text)
+    settings.setValue("capture/2048/logical", text)
+    settings.setValue("capture/2048/screen", "")
+    settings.sync()
+
+
+def play_one(display: str, clients: Path, moves: int, pace: int, seed: int, shots: Path | None,
+             region: str = "board") -> dict:
     from tests.real_pages import LAUNCH_ARGUMENTS, chromium_path, served
     from playwright.sync_api import sync_playwright
 
@@ -134,13 +164,6 @@ def play_one(display: str, clients: Path, moves: int, pace: int, seed: int, shot
     environment = dict(os.environ, DISPLAY=display, KIBITZ_SETTINGS_DIR=str(work), KIBITZ_SESSION_DIR=str(work),
                        QT_QPA_PLATFORM="xcb")
     x, y, width, height = BROWSER_BOX
-    from PySide6.QtCore import QSettings
-
-    settings = QSettings(str(work / "kibitz.ini"), QSettings.Format.IniFormat)
-    settings.setValue("capture/2048/region", f"{x},{y},{width},{height}")
-    settings.setValue("capture/2048/logical", f"{x},{y},{width},{height}")
-    settings.setValue("capture/2048/screen", "")
-    settings.sync()
     history: list[tuple[list[list[int]], int]] = []
     kibitz = None
     with served(clients / "2048") as url, contextlib.ExitStack() as stack:
@@ -156,6 +179,7 @@ def play_one(display: str, clients: Path, moves: int, pace: int, seed: int, shot
         page.reload()
         page.wait_for_timeout(500)
         history.append((_grid_of(_page_state(page)), 0))
+        _remember_region(work, _board_on_screen(page) if region == "board" else BROWSER_BOX)
         kibitz = subprocess.Popen([sys.executable, "-m", "app", "--game", "2048", "--layout", "compact"],
                                   env=environment, stdout=subprocess.DEVNULL, stderr=open(work / "kibitz.log", "w"))
         stack.callback(lambda: kibitz.poll() is None and kibitz.kill())
@@ -200,7 +224,7 @@ def play_one(display: str, clients: Path, moves: int, pace: int, seed: int, shot
             cursor += 1
         if cursor < len(found):
             matched += 1
-    result = {"seed": seed, "page_moves": len(history) - 1, "kibitz_positions": len(line),
+    result = {"seed": seed, "region": region, "pace_ms": pace, "page_moves": len(history) - 1, "kibitz_positions": len(line),
               "page_positions_found_in_order": matched, "page_positions": len(history),
               "final_equal": bool(line) and line[-1][0] == history[-1][0],
               "log": str(work / "kibitz.log")}
@@ -213,6 +237,9 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=150)
     parser.add_argument("--pace", type=int, default=700, help="milliseconds between key presses")
     parser.add_argument("--games", type=int, default=1)
+    parser.add_argument("--region", choices=("board", "window"), default="board",
+                        help="the captured rectangle: around the board, as a player drags it, or the "
+                             "whole browser window")
     parser.add_argument("--shot", type=Path, default=None, help="save a screenshot of the screen at the end here")
     args = parser.parse_args()
     from tests.real_pages import clients_dir, unavailable
@@ -226,7 +253,7 @@ def main() -> int:
     results = []
     with x_screen() as display:
         for game in range(args.games):
-            result = play_one(display, clients_dir(), args.moves, args.pace, 2048 + game, args.shot)
+            result = play_one(display, clients_dir(), args.moves, args.pace, 2048 + game, args.shot, args.region)
             results.append(result)
             print(json.dumps(result), flush=True)
     return 0 if all(r["final_equal"] for r in results) else 1

@@ -50,7 +50,12 @@ from vision.capture import CaptureUnavailable, Monitor, Region
 REGION_KEY = "capture/{game}/region"  # the region in the backend's units: left,top,width,height
 LOGICAL_KEY = "capture/{game}/logical"  # the same rectangle in Qt's logical coordinates
 SCREEN_KEY = "capture/{game}/screen"  # the name of the screen it lies on
-FOLLOW_MILLISECONDS = 400
+# Follow mode looks at the region this often (a tick is skipped while the last is still being
+# read). It must see the board still between two moves: 2048's slide and pop take ~300 ms and a
+# player moves every few hundred; at 400 ms the frames pairs straddled moves, the follower never
+# saw two equal frames and fell behind the page (benchmarks/follow_on_screen.py). A grab of a
+# board-sized region and the frame comparison take ~5 ms.
+FOLLOW_MILLISECONDS = 100
 MESSAGE_MILLISECONDS = 8000
 MINIMUM_SIDE = 8  # logical pixels: a smaller drag is taken for a click
 IMAGE_FILTER = "Images (*.png *.jpg *.jpeg *.bmp *.webp *.tif *.tiff);;All files (*)"
