@@ -64,6 +64,8 @@ EMPTY_COLOUR = "#454246"
 #: Tray pieces are drawn at about 62 % of the board's pitch in the dark theme (spec 5), at nearly
 #: the board's in the light one; a tray cell is never smaller than this share of the board's pitch.
 TRAY_SMALLEST_CELL = 0.4
+#: ... and never larger than this share (0.9 x 0.9 in the light one).
+TRAY_LARGEST_CELL = 0.95
 #: The board is looked for in a copy of the image shrunk to these longer sides in turn (pixels) ...
 OVERVIEW_SIDES = (600, 1600)
 #: ... and read in a crop around it shrunk to this many pixels a cell: plenty for colours and
@@ -685,7 +687,7 @@ def read_tray(image: np.ndarray, colours: np.ndarray, geometry: BoardGeometry
     for label in range(1, count):
         x, y, w, h, area = stats[label]
         middle_y = y0 + y + h / 2 - geometry.bottom
-        # a tray cell is at least 0.5 of the board's pitch in every look (0.62 x 0.86 in the dark one)
+        # a tray cell is at least TRAY_SMALLEST_CELL of the board's pitch in every look
         if min(w, h) < TRAY_SMALLEST_CELL * pitch or max(w, h) > 5.2 * pitch or not 0.8 * pitch <= middle_y <= 4.6 * pitch:
             continue
         blob = blobs[y:y + h, x:x + w] == label
@@ -700,7 +702,7 @@ def read_tray(image: np.ndarray, colours: np.ndarray, geometry: BoardGeometry
     per_slot: list[list[dict[str, Any]]] = [[], [], []]
     for shape in shapes:
         x, y, w, h = shape.box
-        letter, confidence, why = shape.read(cell)
+        letter, confidence, why = shape.read(cell, pitch)
         if letter is not None and min(w / len(BY_LETTER[letter].rows[0]), h / len(BY_LETTER[letter].rows)) \
                 < TRAY_SMALLEST_CELL * pitch:
             continue  # a drawing of a piece smaller than the tray's (a legend, an icon)
@@ -739,12 +741,15 @@ class _TrayShape:
             _cells_along(distance, blob, axis) for axis in (0, 1))
         self.distance = distance
 
-    def read(self, cell: float | None) -> tuple[str | None, float, str]:
+    def read(self, cell: float | None, pitch: float) -> tuple[str | None, float, str]:
         """The piece letter, the confidence of the reading and, for None, why. ``cell``: the
-        tray's cell size seen on other pieces, for a piece whose gaps do not show."""
+        tray's cell size seen on other pieces, for a piece whose gaps do not show; ``pitch``: the
+        board's."""
         _, _, width, height = self.box
         columns, rows = self.columns, self.rows
         clarity = min(self.clear_across, self.clear_down)
+        if columns == rows == 1 and max(width, height) > TRAY_LARGEST_CELL * pitch:
+            columns = rows = None  # no gaps seen, yet larger than any tray cell: they do not show
         if max(width, height) >= 1.5 * min(width, height):
             # only bars are longer than wide: the length of a bar of square cells tells its count
             long_axis = 0 if width > height else 1
