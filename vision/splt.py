@@ -1436,7 +1436,7 @@ def read_numbers(ink: np.ndarray, regions: list[tuple[int, int, int, int]], min_
     for glyphs, dropped, region in zip(found, left_out, cut):
         number, sure = _number(glyphs)
         if (only_digits and dropped) or _uneven(glyphs) or _ink_between(region, glyphs) \
-                or (only_digits and _off_centre(glyphs, region.shape[1] / 2)):
+                or (only_digits and _off_centre(glyphs, region.shape[1] / 2)) or _too_wide(glyphs):
             sure = min(sure, LEFT_OUT_CONFIDENCE)
         numbers.append((number, sure))
     return numbers
@@ -1445,6 +1445,15 @@ def read_numbers(ink: np.ndarray, regions: list[tuple[int, int, int, int]], min_
 #: A block's number is centred on it: the digits' middle is at most this share of their height
 #: off the block's middle (a wall's remains read as a 1 beside the digits put it off).
 OFF_CENTRE = 0.3
+
+
+#: A digit's ink is about DIGIT_ASPECT as wide as tall: one this much wider has taken in a
+#: neighbour (a 1 standing a pixel from the next digit, read as one glyph).
+TOO_WIDE = 0.85
+
+
+def _too_wide(glyphs: list[Glyph]) -> bool:
+    return any(g.right - g.left > TOO_WIDE * (g.bottom - g.top) for g in glyphs)
 
 
 def _off_centre(glyphs: list[Glyph], centre: float) -> bool:
@@ -1486,7 +1495,7 @@ class NumberReading:
 def read_again(strokes: Strokes, regions: list[tuple[int, int, int, int]], numbers: list[tuple[int | None, float]],
                min_height: float, only_digits: bool = True, strict: bool = False) -> list[NumberReading]:
     """Every number read again from fainter strokes (STROKE_CHECK: a faint stroke the first
-    reading missed turns an 8 into a 3); those read the same and sure are settled, the others
+    reading missed turns an 8 into a 3); those read the same and sure both times are settled, the others
     are read at the other shares of STROKE_RETRIES too (a small board's faint or thin strokes, a
     noisy one's specks). When every reading gives the same number, the strokes are clear and it
     is as sure as its best reading (the rest of the doubt is the font's); otherwise the readings
@@ -1498,7 +1507,7 @@ def read_again(strokes: Strokes, regions: list[tuple[int, int, int, int]], numbe
     checks = read_numbers(strokes.ink(STROKE_CHECK), regions, min_height, only_digits)
     settled = []
     for (number, sure), check, (x0, y0, x1, y1) in zip(numbers, checks, regions):
-        if sure >= DOUBTFUL and check[0] == number and not strict:
+        if sure >= DOUBTFUL and check[0] == number and check[1] >= DOUBTFUL and not strict:
             settled.append(NumberReading(number, sure, (number,)))
             continue
         window = (max(x0 - margin, 0), max(y0 - margin, 0), min(x1 + margin, width), min(y1 + margin, height))
