@@ -423,8 +423,9 @@ def captures(count: int, seed: int = 0) -> Iterator[tuple[np.ndarray, dict[str, 
 
 def judge(reading, truth: dict[str, Any]) -> dict[str, int]:
     """How a reading of a picture of ``captures`` fares against its truth, as counts to add up:
-    cells right / wrong / wrong and not marked doubtful, the board exact, the tray and the score
-    right, or wrong without their doubtful field, the reading sure."""
+    cells right / wrong / wrong and not marked doubtful, the board exact (and exact among pictures
+    with no piece in mid-drag), the tray and the score right, or wrong without their doubtful
+    field, the reading sure."""
     from vision.reading import DOUBTFUL_BELOW
 
     wrong = np.array(reading.cells["grid"]) != np.array(truth["grid"])
@@ -437,6 +438,9 @@ def judge(reading, truth: dict[str, Any]) -> dict[str, int]:
         "cells_wrong": int(wrong.sum()),
         "cells_wrong_not_doubtful": int(unflagged.sum()),
         "boards_exact": int(not wrong.any()),
+        # a piece in mid-drag hides cells: those pictures apart
+        "dragged": int("dragged" in truth),
+        "boards_exact_not_dragged": int(not wrong.any() and "dragged" not in truth),
         "tray_right": int(tray_right),
         "tray_wrong_not_doubtful": int(not tray_right and "tray" not in reading.doubtful_fields),
         "score_right": int(score_right),
