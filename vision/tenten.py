@@ -549,21 +549,21 @@ def partly_covered(labels: np.ndarray, geometry: BoardGeometry) -> list[list[int
     height, width = coloured.shape
     ys, xs = np.mgrid[0:height, 0:width]
     sums = [cv2.integral(layer) for layer in (coloured, coloured * xs, coloured * ys)]
-    found = []
-    for r in range(SIZE):
-        for c in range(SIZE):
-            x0, y0, x1, y1 = geometry.cell_box(r, c, 0.05)
-            x0, y0, x1, y1 = max(0, x0), max(0, y0), min(width, x1), min(height, y1)
-            if x1 <= x0 or y1 <= y0:
-                continue
-            area, along_x, along_y = (float(t[y1, x1] - t[y0, x1] - t[y1, x0] + t[y0, x0]) for t in sums)
-            share = area / ((x1 - x0) * (y1 - y0))
-            if share <= EMPTY_COLOURED:
-                continue
-            off = max(abs(along_x / area - (x0 + x1 - 1) / 2), abs(along_y / area - (y0 + y1 - 1) / 2))
-            if share < FILLED_COLOURED or off > PIECE_OFF_MIDDLE * geometry.pitch:
-                found.append([r, c])
-    return found
+    index = np.arange(SIZE)
+    inset = 0.05
+    x0 = np.clip(np.round(geometry.left + (index + inset) * geometry.pitch).astype(int), 0, width)
+    x1 = np.clip(np.round(geometry.left + (index + 1 - inset) * geometry.pitch).astype(int), 0, width)
+    y0 = np.clip(np.round(geometry.top + (index + inset) * geometry.pitch).astype(int), 0, height)
+    y1 = np.clip(np.round(geometry.top + (index + 1 - inset) * geometry.pitch).astype(int), 0, height)
+    top, bottom, left, right = y0[:, None], y1[:, None], x0[None, :], x1[None, :]
+    area, along_x, along_y = (t[bottom, right] - t[top, right] - t[bottom, left] + t[top, left] for t in sums)
+    box = np.maximum((right - left) * (bottom - top), 1)
+    share = area / box
+    counted = np.maximum(area, 1e-9)
+    off = np.maximum(np.abs(along_x / counted - (left + right - 1) / 2), np.abs(along_y / counted - (top + bottom - 1) / 2))
+    suspect = (share > EMPTY_COLOURED) & ((share < FILLED_COLOURED) | (off > PIECE_OFF_MIDDLE * geometry.pitch))
+    suspect &= (right > left) & (bottom > top)
+    return [[int(r), int(c)] for r, c in zip(*np.nonzero(suspect))]
 
 
 def _dragged_mask(shape: tuple[int, int], dragged: DraggedPiece, geometry: BoardGeometry) -> np.ndarray:
