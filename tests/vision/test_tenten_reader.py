@@ -116,14 +116,26 @@ def test_screenshot_inside_a_page_and_a_desktop(case, screenshot):
         assert reading.diagnostics["board_px"]["left"] == pytest.approx(16 + (300 if image is page else 1000), abs=1.5)
 
 
+def reading_ms(image: np.ndarray, repeats: int = 7) -> float:
+    """The median time of a read in milliseconds, as the processor time of this thread with
+    OpenCV on one thread: what the reader costs, not how busy the machine is (the tests of other
+    work share its two cores)."""
+    read("1010", image)
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        times = []
+        for _ in range(repeats):
+            started = time.thread_time()
+            read("1010", image)
+            times.append((time.thread_time() - started) * 1000)
+    finally:
+        cv2.setNumThreads(threads)
+    return statistics.median(times)
+
+
 def test_reading_time(screenshot):
-    read("1010", screenshot)
-    times = []
-    for _ in range(7):
-        started = time.perf_counter()
-        read("1010", screenshot)
-        times.append((time.perf_counter() - started) * 1000)
-    assert statistics.median(times) <= 100
+    assert reading_ms(screenshot) <= 100
 
 
 def test_digit_templates_are_regenerated_from_the_shared_screenshot(reference_data):
@@ -356,8 +368,10 @@ def test_drawn_looks_read_exactly_and_never_wrong_unflagged(look_sample):
 def test_each_look_from_phone_to_4k(qapp, look, layout, width, quality):
     position = tenten_looks.random_position(np.random.default_rng(width), placements=40)
     image, truth = tenten_looks.draw(position, look, layout, width)
-    reading = read("1010", tenten_looks.compressed(image, quality))
+    image = tenten_looks.compressed(image, quality)
+    reading = read("1010", image)
     assert reading.cells == {"grid": truth["grid"], "tray": truth["tray"]}
+    assert reading_ms(image, repeats=3) <= 100
     assert reading.diagnostics["score"] == truth["score"]
     assert reading.diagnostics["best"] in (truth["best"], None)  # not part of the state: read or left
     assert reading.sure
