@@ -74,6 +74,7 @@ import numpy as np
 from engines import GAMES
 from engines.errors import NotationError
 from engines.splt.state import HEIGHT, WIDTH, Box, State
+from vision.colour import shrink_by
 from vision.grid import autocorrelation
 from vision.images import as_bgr
 from vision.reading import NoBoardFound, Reading
@@ -180,21 +181,13 @@ class LineMasks:
 
 
 # -- working image and masks ---------------------------------------------------------------------
-def _shrunk(image: np.ndarray, step: int) -> np.ndarray:
-    """``image`` shrunk by the whole factor ``step`` (area averaging; cut to a multiple of the
-    step first, which OpenCV does much faster than any other factor)."""
-    height, width = image.shape[:2]
-    image = image[:height - height % step, :width - width % step]
-    return cv2.resize(image, (width // step, height // step), interpolation=cv2.INTER_AREA)
-
-
 def _working_copy(bgr: np.ndarray, most_pixels: int = FIND_PIXELS[1]) -> tuple[np.ndarray, float]:
     """The image's grey levels (annotation colours blacked out) shrunk by area averaging to at
-    most ``most_pixels``, and the factor (a big image is first shrunk by a whole factor, which
-    is fast, to no less than 1.5 times that)."""
+    most ``most_pixels``, and the factor (a big image is first shrunk by a whole factor with
+    ``vision.colour.shrink_by``, which is fast, to no less than 1.5 times that)."""
     pixels = bgr.shape[0] * bgr.shape[1]
     step = int(np.sqrt(pixels / (1.5 * most_pixels)))
-    small = _shrunk(bgr, step) if step >= 2 else bgr
+    small = shrink_by(bgr, step)
     grey, _ = _grey_and_colour(small)
     factor = 1.0 / max(step, 1)
     if grey.shape[0] * grey.shape[1] > most_pixels:
