@@ -18,7 +18,9 @@ thousands of keys takes a second, not minutes) and reads the truth back from the
 play (pieces at rest and mid-move, game over with the replay code under the well), record replays
 from ``shared/data/hatetris/records.tsv`` mid-way and at their end, the page's other AIs, long
 scores (the page's own state given a score, drawn by the page), the wide and the narrow (phone)
-layout, device scale factors 1, 1.5, 2 and 3 and browser zoom 50-200 %.
+layout, device scale factors 1, 1.5, 2 and 3 and browser zoom 50-200 %. Looks are words: the kind
+("play", "replay", "other-AI", "long-score"), the layout ("wide", "narrow") and "clipped" when part
+of the well lies outside the screenshot (a phone page zoomed wider than its window).
 
 Truth dicts: ``cells`` (rows top to bottom: 0 empty, 1 landed, 2 live, as ``Reading.cells``),
 ``well`` (the engine's row bits), ``score``, ``live`` ({piece, x, y, o} or None), ``mode`` (the
@@ -399,6 +401,8 @@ def captures(browser, url: str, count: int, seed: int = 0, most_pixels: int = MO
                 enemy = rng.choice(list(ENEMIES)[1:]) if kind == "other-AI" else "hatetris"
                 session = _play_session(page, rng, shots, enemy, f"{kind} {layout}", kind == "long-score")
             for image, truth, look in session:
+                if not truth["well_whole"]:
+                    look += " clipped"  # part of the well lies outside the screenshot
                 truth["look"] = look
                 yield image, truth, look
                 made += 1
