@@ -98,6 +98,14 @@ _SET_SCORE = """
 """
 
 
+#: Arrow keys would also scroll a page wider or taller than its window, smoothly, so on after the
+#: key and the screenshot: the harness keeps the page still (the game hears the keys as before).
+_NO_KEY_SCROLLING = """
+() => window.addEventListener('keydown', event => {
+  if (event.key.startsWith('Arrow')) event.preventDefault();
+}, {capture: true})
+"""
+
 #: Scrolls the page to its top left at once; whether it is there.
 _SCROLLED_TO_TOP = """
 () => {
@@ -156,6 +164,7 @@ class HatetrisPage:
         self.page = browser.open(url if url.endswith(".html") else url.rstrip("/") + "/" + PAGE,
                                  viewport=viewport, scale=scale, zoom=zoom)
         self.page.wait_for_selector("td.well__cell")
+        self.page.evaluate(_NO_KEY_SCROLLING)
         self.clock = clock
         if clock:
             self.page.clock.install()
