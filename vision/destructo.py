@@ -111,6 +111,10 @@ DARK_SLACK, DARK_WEIGHT = 25.0, 0.15
 #: reading must still beat the plain one after this handicap (Lab units).
 WASHED_BELOW = 0.8
 WASH_PENALTY = 3.0
+#: A washed colour this near white (Lab units) cannot be told from the white it is washed towards
+#: (or from the game's white ground): no cell is read as that.
+WASHES_FROM_WHITE = 12.0
+WHITE_LAB = np.array([100.0, 0.0, 0.0], np.float32)
 #: Distances (Lab units) above which a cell matches no colour, or is no empty cell.
 FARTHEST_COLOUR = 26.0
 FARTHEST_EMPTY = 20.0
@@ -510,8 +514,10 @@ def match_colours(lab: np.ndarray, dark: np.ndarray, rendering: Rendering, ring:
     plain += DARK_WEIGHT * np.clip(np.abs(dark[:, None] - rendering.dark[None, :]) - DARK_SLACK, 0, None)
     share = np.clip((255 - dark[:, None]) / (255 - rendering.dark[None, :]), 0.2, 1.0)
     washed_bgr = share[..., None] * _bgr_of_lab(rendering.lab)[None] + (1 - share[..., None])
-    washed = np.linalg.norm(lab[:, None, :] - _lab_of_bgr(washed_bgr), axis=2) + WASH_PENALTY
+    washed_lab = _lab_of_bgr(washed_bgr)
+    washed = np.linalg.norm(lab[:, None, :] - washed_lab, axis=2) + WASH_PENALTY
     washed[(share >= WASHED_BELOW) | (ring[:, None] <= washed_ring(share))] = np.inf
+    washed[np.linalg.norm(washed_lab - WHITE_LAB, axis=2) < WASHES_FROM_WHITE] = np.inf
     is_washed = washed < plain
     empty = np.linalg.norm(lab - rendering.empty_lab[None, :], axis=1)
     empty += DARK_WEIGHT * np.clip(np.abs(dark - rendering.empty_dark) - DARK_SLACK, 0, None)
@@ -864,6 +870,10 @@ def _read_board(bgr: np.ndarray, previous: Any) -> Reading:
     board = tuple(tuple(row) for row in rows_read)
     selected = [(r, c) for r, row in enumerate(cells_of_board) for c, index in enumerate(row)
                 if board[r][c] is not None and cells.washed[index]]
+    for r, c in selected:  # a selection is a group of two or more: a pale boulder alone is a misread
+        if not any((r + dr, c + dc) in selected and board[r + dr][c + dc].colour == board[r][c].colour
+                   for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))):
+            confidence[r, c] = min(confidence[r, c], ODD_CELL)
 
     colours = {b.colour for row in board for b in row if b is not None and b.colour is not None}
     diagnostics: dict[str, Any] = {
