@@ -399,6 +399,14 @@ def _judge(masks: LineMasks, cell: float, shape: tuple[int, int]) -> Candidate |
     top = _place(_within(horizontal, columns[0] - 0.5 * cell, columns[1] + 0.5 * cell),
                  _on_grid(_crossing(vertical, *columns, across=True), offset_x, cell),
                  offset_y, cell, HEIGHT, height, -GRID_TOLERANCE)
+    # no wall goes on above the board's top line (the header is there): walls that do put the
+    # board lower than it is
+    walls = _on_grid(_crossing(vertical, *columns, across=True), offset_x, cell)
+    while top - cell >= -GRID_TOLERANCE * cell:
+        above = (walls.start < top - 0.5 * cell) & (walls.end > top + GRID_TOLERANCE * cell)
+        if walls.length[above].sum() < cell:
+            break
+        top -= cell
     rows = (top, top + HEIGHT * cell)
     left = _place(_within(vertical, rows[0] - 0.5 * cell, rows[1] + 0.5 * cell),
                   _on_grid(_crossing(horizontal, *rows, across=True), offset_y, cell),
