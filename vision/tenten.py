@@ -488,7 +488,9 @@ def _gap_count(profile: np.ndarray, pitch: float) -> int:
         gap = profile[max(0, at - half_window):at + half_window + 1].min()
         before = profile[round((k - 0.5) * pitch)]
         after = profile[min(len(profile) - 1, round((k + 0.5) * pitch))]
-        dips += gap < min(before, after) - 4
+        # a light grey barely apart from a near-white page dips less than a dark page's cells
+        cells = min(before, after)
+        dips += gap < cells - min(4.0, 0.25 * cells)
     return dips
 
 
@@ -693,6 +695,7 @@ def read_tray(image: np.ndarray, colours: np.ndarray, geometry: BoardGeometry
         blob = blobs[y:y + h, x:x + w] == label
         inside = blob & (coloured[y:y + h, x:x + w] > 0)
         shapes.append(_TrayShape((x, y, w, h), blob, inside, labels[y:y + h, x:x + w], patch_image[y:y + h, x:x + w]))
+    shapes = _joined_within_slots(shapes, coloured, labels, patch_image, x0, geometry)
     # the tray's cell size where some piece shows the gaps between its cells: a piece whose gaps
     # do not show (too small, blurred) is measured by it, and stays doubtful
     counted = [shape for shape in shapes if shape.columns and shape.rows]
@@ -706,7 +709,7 @@ def read_tray(image: np.ndarray, colours: np.ndarray, geometry: BoardGeometry
         if letter is not None and min(w / len(BY_LETTER[letter].rows[0]), h / len(BY_LETTER[letter].rows)) \
                 < TRAY_SMALLEST_CELL * pitch:
             continue  # a drawing of a piece smaller than the tray's (a legend, an icon)
-        slot = int(np.clip((x0 + x + w / 2 - geometry.left) // (geometry.side / 3), 0, 2))
+        slot = _slot_of(shape, x0, geometry)
         entry = {"slot": slot + 1, "piece": letter, "colour": PALETTE_NAMES[shape.colour],
                  "confidence": round(confidence, 3), "box_px": [int(x0 + x), int(y0 + y), int(x0 + x + w), int(y0 + y + h)]}
         if letter is None:
@@ -726,6 +729,49 @@ def read_tray(image: np.ndarray, colours: np.ndarray, geometry: BoardGeometry
         elif entries:
             found[slot] = max(entries, key=lambda entry: entry["box_px"][2] - entry["box_px"][0])
     return slots, found
+
+
+#: Shapes in one slot this close (board pitches) are cells of one piece whose gaps are wider than
+#: the joining closed; two pieces are never in one slot.
+SLOT_JOIN = 0.35
+
+
+def _slot_of(shape: _TrayShape, x0: int, geometry: BoardGeometry) -> int:
+    x, _, w, _ = shape.box
+    return int(np.clip((x0 + x + w / 2 - geometry.left) // (geometry.side / 3), 0, 2))
+
+
+def _joined_within_slots(shapes: list[_TrayShape], coloured: np.ndarray, labels: np.ndarray, image: np.ndarray,
+                         x0: int, geometry: BoardGeometry) -> list[_TrayShape]:
+    """The shapes, those of one slot that lie within SLOT_JOIN pitches of each other joined into
+    one (closed across their gaps)."""
+    by_slot: dict[int, list[_TrayShape]] = {}
+    for shape in shapes:
+        by_slot.setdefault(_slot_of(shape, x0, geometry), []).append(shape)
+    joined = []
+    for group in by_slot.values():
+        if len(group) == 1:
+            joined += group
+            continue
+        gaps = [max(b.box[0] - (a.box[0] + a.box[2]), a.box[0] - (b.box[0] + b.box[2]),
+                    b.box[1] - (a.box[1] + a.box[3]), a.box[1] - (b.box[1] + b.box[3]))
+                for i, a in enumerate(group) for b in group[i + 1:]]
+        if max(gaps) > SLOT_JOIN * geometry.pitch:
+            joined += group
+            continue
+        union = np.zeros(coloured.shape, np.uint8)
+        for shape in group:
+            x, y, w, h = shape.box
+            union[y:y + h, x:x + w] |= shape.blob.astype(np.uint8)
+        size = max(3, int(np.ceil(max(gaps))) + 2) | 1
+        union = cv2.morphologyEx(union, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
+        count, blobs, stats, _ = cv2.connectedComponentsWithStats(union, connectivity=4)
+        for label in range(1, count):
+            x, y, w, h, _ = stats[label]
+            blob = blobs[y:y + h, x:x + w] == label
+            joined.append(_TrayShape((x, y, w, h), blob, blob & (coloured[y:y + h, x:x + w] > 0),
+                                     labels[y:y + h, x:x + w], image[y:y + h, x:x + w]))
+    return joined
 
 
 class _TrayShape:
