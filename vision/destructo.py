@@ -33,7 +33,11 @@ How it reads:
    are empty (gravity keeps them on top; an empty cell under a boulder is a misread and takes its
    best boulder, as doubtful). Rows or columns entirely empty cannot be seen: the block is grown
    to the smallest level size (rows x columns of the level table) that holds it, when the cells
-   that needs show the ground and the missing columns fit on one side only.
+   that needs show the ground and the missing columns fit on one side only. The page is no part
+   of it: an edge row or column mostly of neither boulders nor ground, or a top row with nothing
+   surely a boulder that makes the block no level's size, is left out (a title line just over
+   the frame can pass for a few boulders). A pale boulder with no pale neighbour of its colour is
+   doubtful: a selection is a group of two or more.
 
 The level is not visible on a board: without ``previous`` the state's level is the lowest whose
 palette holds every colour read; with ``previous`` its level, score and banked items are kept, and
