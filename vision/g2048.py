@@ -36,9 +36,20 @@ over the whole board, which tints the board's colour; the tint's strength is fit
 page's board colour, reported as ``diagnostics["overlay"]`` ("win", "over" or None) and the
 palette is tinted the same way before the cells are read.
 
+Covered cells: a cell is doubtful whatever its costs say when its background is no tile's colour
+(a button, an ad), when something that is neither its background nor its digits lies over the
+band its number is written in (an overlay's words or buttons, a tile sliding or growing), or when
+more marks stand on its number's line than the number has digits (letters of "Game over!" over a
+2). With no overlay on the board, covered cells mean a frame caught mid-animation:
+``diagnostics["in_motion"]`` says so for follow mode. The tiles' glow (a gold box-shadow from
+128 to 2048) tints the border, gaps and cells around them: the board's colour is taken where it is
+plainest, the board's extent is measured through the glow, and an overlay is fitted with the glow
+beside its veil. The empty cells' colour is taken from the image's own plain empty cells.
+
 ``previous`` (the state before, if known): when cells are doubtful, the boards one slide and one
 spawn away from it (the engine's moves and chance outcomes) that agree on the sure cells and the
-score read are tried, and the cheapest of them is taken, with its score.
+score read are tried, and the cheapest of them is taken, with its score; a covered cell is settled
+only when all of them agree on it. A SCORE read unsure is the doubtful field "score".
 """
 
 from __future__ import annotations
@@ -52,6 +63,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.colour import rgb_of_hex
 from vision.images import as_bgr
 from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
 
@@ -129,6 +141,8 @@ INK_DISTANCE = 20.0
 #: FOREIGN_INSET in from each side) is farther than FOREIGN_DISTANCE from its background and not on
 #: its digits' line.
 UNLIKE_PALETTE = 26.0
+#: How far (Lab) the empty cells' colour in an image may be from the page's to be taken as it.
+EMPTY_COLOUR_REACH = 16.0
 FOREIGN_INSET = 0.1
 GLYPH_COUNT_INSET = 0.03
 FOREIGN_DISTANCE = 18.0
@@ -139,7 +153,8 @@ NUMBER_BAND = (0.25, 0.75)
 
 
 def _rgb(hex_colour: str) -> np.ndarray:
-    return np.array([int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)], dtype=np.float32)
+    """RGB (0..255, float32) of a page colour."""
+    return rgb_of_hex(hex_colour).astype(np.float32)
 
 
 def _lab_of_rgb(rgb: np.ndarray) -> np.ndarray:
@@ -730,6 +745,7 @@ def read_cells(lab: np.ndarray, board: Board, palette: Palette) -> list[CellRead
     # each tile's extent: where its colour reaches (a new tile grows from the middle)
     near = np.einsum("nyxc,nyxc->nyx", differences, differences) < EXTENT_DISTANCE ** 2
     column_share, row_share = near.mean(axis=1), near.mean(axis=2)
+    palette = _with_empty_colour_seen(palette, backgrounds, near.mean(axis=(1, 2)))
     palette_distance = np.sqrt(((backgrounds[:, None, :] - palette.tiles[None, :, :]) ** 2).sum(axis=2))
     colour_costs = np.minimum((palette_distance / (COLOUR_SCALE * palette.contrast)) ** 2, COLOUR_COST_CAP)
     readings = []
@@ -764,6 +780,20 @@ def read_cells(lab: np.ndarray, board: Board, palette: Palette) -> list[CellRead
                 covered = "something lies over it"
         readings.append(CellReading(total, covered))
     return readings
+
+
+def _with_empty_colour_seen(palette: Palette, backgrounds: np.ndarray, plain_shares: np.ndarray) -> Palette:
+    """The palette with the empty cells' colour as this image shows it: the median of the plain
+    cells (all one colour) nearer the page's empty colour than EMPTY_COLOUR_REACH and nearer it
+    than any tile's (a clone's, a screen's or a capture's colours are a little off the page's)."""
+    distances = np.sqrt(((backgrounds[:, None, :] - palette.tiles[None, :, :]) ** 2).sum(axis=2))
+    empty = (plain_shares > 0.97) & (distances.argmin(axis=1) == 0) \
+        & (distances[:, 0] < EMPTY_COLOUR_REACH * palette.contrast)
+    if not empty.any():
+        return palette
+    tiles = palette.tiles.copy()
+    tiles[0] = np.median(backgrounds[empty], axis=0)
+    return dataclasses.replace(palette, tiles=tiles)
 
 
 def _foreign_shares(cell: np.ndarray, background: np.ndarray, value_index: int,

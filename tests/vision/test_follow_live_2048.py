@@ -42,6 +42,11 @@ class GameFollowed:
     animation_frames_taken_as_moves: int = 0  # ... that played anything else
     unexplained: int = 0               # Unexplained events (each a frame the follower could not explain)
     positions_off: int = 0             # keys after which the follower's position was not the page's
+    #: keys whose slide and spawn the follower took for another slide and spawn that leave the
+    #: very same position (e.g. a lone 2 slid up and a 2 spawned at its left, or slid left and a
+    #: 2 spawned above it): no screenshot can tell them apart
+    same_position_other_line: int = 0
+    notes: list = dataclasses.field(default_factory=list)
     final_score: int = 0
     top_tile: int = 0
     over: bool = False
@@ -52,15 +57,22 @@ class GameFollowed:
     def equal(self) -> bool:
         return self.followed_line == self.real_line and self.positions_off == 0
 
+    @property
+    def positions_equal(self) -> bool:
+        """After every key the follower stood where the page did, each key explained."""
+        return self.positions_off == 0 and len(self.followed_line) == len(self.real_line)
+
     def summary(self) -> dict:
-        return {"moves": self.moves, "tree_equal": self.equal, "frames": self.frames,
+        return {"moves": self.moves, "tree_equal": self.equal, "positions_equal": self.positions_equal,
+                "same_position_other_line": self.same_position_other_line, "frames": self.frames,
                 "mid_animation_frames": self.mid_animation_frames,
                 "mid_animation_played_right": self.mid_animation_played,
                 "animation_frames_taken_as_moves": self.animation_frames_taken_as_moves,
                 "unexplained": self.unexplained, "positions_off": self.positions_off,
                 "final_score": self.final_score, "top_tile": self.top_tile, "over": self.over,
                 "seconds": round(self.seconds, 1),
-                "read_ms_median": round(float(np.median(self.read_ms)), 1) if self.read_ms else None}
+                "read_ms_median": round(float(np.median(self.read_ms)), 1) if self.read_ms else None,
+                "notes": self.notes[:10]}
 
 
 def _state(truth: dict) -> State:
@@ -113,6 +125,7 @@ def follow_game(browser, base_url: str, moves: int, seed: int, advisor_ms: float
             event = follower.feed(image)
             if isinstance(event, Unexplained):
                 record.unexplained += 1
+                record.notes.append(f"key {record.moves}: unexplained ({event.reason}); read {event.reading.cells}")
             if isinstance(event, Played):
                 record.followed_line.extend(event.moves)
                 if mid_animation:
@@ -140,6 +153,7 @@ def follow_game(browser, base_url: str, moves: int, seed: int, advisor_ms: float
             record.moves += 1
             # frames at arbitrary times: straight away (the animation running), sometimes one
             # held still mid-animation (fed twice, as a settled screen would be), then settled
+            played_before = len(record.followed_line)
             feed(page.screenshot(), True, end)
             if rng.random() < 0.35:
                 page.freeze(float(rng.uniform(0, 320)))
@@ -153,7 +167,12 @@ def follow_game(browser, base_url: str, moves: int, seed: int, advisor_ms: float
                     break
             if follower.state.exponents != end.exponents or follower.state.score != truth["score"]:
                 record.positions_off += 1
+                record.notes.append(f"key {record.moves}: follower at {follower.state.rows}, page at {end.rows}")
                 follower.reset(_state(truth))  # go on from the page's position (counted above)
+            elif record.followed_line[played_before:] != [slide, spawn]:
+                record.same_position_other_line += 1
+                record.notes.append(f"key {record.moves}: {slide} {spawn} followed as "
+                                    f"{' '.join(map(str, record.followed_line[played_before:]))}")
             state = _state(truth)
             if truth["won"] and not truth["keep_playing"]:
                 page.keep_going()
@@ -195,7 +214,8 @@ def test_follows_a_live_game_move_for_move(live_page):
     assert record.moves == 45
     assert record.mid_animation_frames >= 45
     assert record.positions_off == 0
-    assert record.followed_line == record.real_line
+    assert record.positions_equal
+    assert record.followed_line == record.real_line, record.notes
     assert record.animation_frames_taken_as_moves == 0
     assert record.unexplained == 0
 
