@@ -434,3 +434,20 @@ def test_a_piece_dragged_over_each_look(qapp, look):
     wrong = {(r, c) for r in range(10) for c in range(10) if reading.cells["grid"][r][c] != truth["grid"][r][c]}
     assert wrong <= set(reading.doubtful) <= {tuple(cell) for cell in truth["dragged"]["covered"]}
     assert reading.doubtful and not reading.sure
+
+
+def test_the_benchmark_judge_counts_silent_errors_apart():
+    from vision.reading import Reading
+
+    truth = {"grid": [[0] * 10 for _ in range(10)], "tray": ["o", None, "V"], "score": 42}
+    grid = [row[:] for row in truth["grid"]]
+    grid[2][3] = grid[5][5] = 1  # two cells wrong, one of them marked doubtful
+    confidence = np.ones((10, 10))
+    confidence[5, 5] = 0.3
+    reading = Reading("1010", State.from_rows(grid, ("o", None, "I"), 0), {"grid": grid, "tray": ["o", None, "I"]},
+                      confidence, {"score": None}, ("score",))
+    counts = tenten_looks.judge(reading, truth)
+    assert counts["cells_wrong"] == 2 and counts["cells_wrong_not_doubtful"] == 1 and counts["cells_right"] == 98
+    assert counts["tray_right"] == 0 and counts["tray_wrong_not_doubtful"] == 1
+    assert counts["score_right"] == 0 and counts["score_wrong_not_doubtful"] == 0
+    assert counts["boards_exact"] == 0 and counts["sure"] == 0
