@@ -228,7 +228,12 @@ def _line_mask(grey: np.ndarray, vertical: bool, offset: int = LINE_OFFSET, blac
     blurred = cv2.blur(grey, (1, LINE_BLUR) if vertical else (LINE_BLUR, 1))
     if black_beyond:
         side = cv2.dilate(blurred, _side_kernel(vertical, offset), borderType=cv2.BORDER_CONSTANT, borderValue=0)
-        return cv2.subtract(blurred, side) > contrast
+        mask = cv2.subtract(blurred, side) > contrast
+        if not vertical:
+            # the board's top line has the header above it: nothing at the image's top edge is
+            # a wall (a window's menu bar there is)
+            mask[:offset, :] = False
+        return mask
     side = cv2.dilate(blurred, _side_kernel(vertical, offset), borderType=cv2.BORDER_REPLICATE)
     mask = cv2.subtract(blurred, side) > contrast
     # next to the image's edge there is nothing to compare with
@@ -400,8 +405,9 @@ def _judge(masks: LineMasks, cell: float, shape: tuple[int, int]) -> Candidate |
                  _on_grid(_crossing(vertical, *columns, across=True), offset_x, cell),
                  offset_y, cell, HEIGHT, height, -GRID_TOLERANCE)
     # no wall goes on above the board's top line (the header is there): walls that do put the
-    # board lower than it is
-    walls = _on_grid(_crossing(vertical, *columns, across=True), offset_x, cell)
+    # board lower than it is (its inner walls: a panel's border may run on beside its sides)
+    walls = _on_grid(_crossing(vertical, columns[0] + 0.5 * cell, columns[1] - 0.5 * cell, across=True),
+                     offset_x, cell)
     while top - cell >= -GRID_TOLERANCE * cell:
         above = (walls.start < top - 0.5 * cell) & (walls.end > top + GRID_TOLERANCE * cell)
         if walls.length[above].sum() < cell:
@@ -1717,6 +1723,39 @@ def _in_image(found: Candidate, factor: float, origin: tuple[int, int] = (0, 0))
                          origin[1] + (geometry.top + 0.5) / factor - 0.5, geometry.cell / factor)
 
 
+#: The header's figure: its head and body are the brightest thing above the board, at least
+#: FIGURE_LEAST and at most FIGURE_MOST of a cell across.
+FIGURE_LEAST, FIGURE_MOST = 0.06, 0.45
+FIGURE_WHITE = 200
+
+
+def _centred_on_figure(bgr: np.ndarray, geometry: BoardGeometry) -> BoardGeometry:
+    """``geometry`` moved by whole cells across so that the header's figure, which stands over
+    the board's middle, is there (a column of boxes tinted grey by Kibitz's advice can hide the
+    board's first wall, and a panel's lines beside it put the board a column over)."""
+    cell = geometry.cell
+    height, width = bgr.shape[:2]
+    y0, y1 = int(max(geometry.top - 0.75 * cell, 0)), int(max(geometry.top - 0.1 * cell, 0))
+    x0, x1 = int(max(geometry.left - 2.5 * cell, 0)), int(min(geometry.right + 2.5 * cell, width))
+    if y1 - y0 < 0.3 * cell or x1 - x0 < 2 * cell:
+        return geometry
+    grey, coloured = _grey_and_colour(bgr[y0:y1, x0:x1])
+    bright = ((grey > FIGURE_WHITE) & ~coloured).view(np.uint8)
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(bright, connectivity=8)
+    if count < 2:
+        return geometry
+    sizes = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT])
+    blobs = centroids[1:, 0][(sizes >= FIGURE_LEAST * cell) & (sizes <= FIGURE_MOST * cell)] + x0
+    if blobs.size == 0:
+        return geometry
+    middle = (geometry.left + geometry.right) / 2
+    figure = blobs[int(np.argmin(np.abs(blobs - middle)))]
+    shift = round((figure - middle) / cell)
+    if shift == 0 or abs(shift) > 2 or abs(figure - middle - shift * cell) > 0.25 * cell:
+        return geometry
+    return dataclasses.replace(geometry, left=geometry.left + shift * cell)
+
+
 def locate(bgr: np.ndarray) -> tuple[Candidate, BoardGeometry]:
     """The board found on a small copy of the image, and its geometry in the image's pixels. A
     board whose cells are small on that copy (a small board on a big screen) is looked for again
@@ -1731,7 +1770,7 @@ def locate(bgr: np.ndarray) -> tuple[Candidate, BoardGeometry]:
         raise _no_board(bgr, "no 8 x 16 grid of box walls found")
     seen = _in_image(found, factor)
     if found.geometry.cell >= CLOSER_CELL or factor >= 1.0:
-        return found, seen
+        return found, _centred_on_figure(bgr, seen)
     height, width = bgr.shape[:2]
     margin = CLOSER_MARGIN * seen.cell
     x0, y0 = max(int(seen.left - margin), 0), max(int(seen.top - margin), 0)
@@ -1741,8 +1780,8 @@ def locate(bgr: np.ndarray) -> tuple[Candidate, BoardGeometry]:
     closer, closer_factor = _working_copy(part, int(part.shape[0] * part.shape[1] * (closer_cell / seen.cell) ** 2) + 1)
     again = find_board(line_masks(closer), closer.shape)
     if _acceptable(again) and again.score >= found.score * 0.9:
-        return again, _in_image(again, closer_factor, (x0, y0))
-    return found, seen
+        return again, _centred_on_figure(bgr, _in_image(again, closer_factor, (x0, y0)))
+    return found, _centred_on_figure(bgr, seen)
 
 
 def read(image: np.ndarray, previous: State | None = None) -> Reading:
