@@ -334,7 +334,8 @@ def page_colours(image: np.ndarray) -> list[np.ndarray]:
     if not common:
         return []
     # the mean of each common lattice colour's pixels, channel by channel
-    sums = [np.bincount(index, weights=pixels[:, channel], minlength=len(_LATTICE_INDEX))[common] for channel in range(3)]
+    sums = [np.bincount(index, weights=pixels[:, channel], minlength=len(_LATTICE_INDEX))[common]
+            for channel in range(3)]
     return list(np.stack(sums, axis=1) / counts[common][:, None])
 
 
@@ -396,8 +397,9 @@ NEAREST_PERCENTILE = 4
 def _line_profile(distance: np.ndarray, geometry: BoardGeometry, axis: int, low: int, high: int) -> np.ndarray:
     """How near the page each column (axis 0) or row (axis 1) from ``low`` to ``high`` is, across
     the cells' middles only (the gaps the other way left out): the few of those pixels nearest
-    the page (NEAREST_PERCENTILE: less than a cell's share of them). A column through a gap is the page all along; one through cells is as far from the
-    page as its nearest cell (an empty cell, unless the whole line is filled)."""
+    the page (NEAREST_PERCENTILE: less than a cell's share of them). A column through a gap is
+    the page all along; one through cells is as far from the page as its nearest cell (an empty
+    cell, unless the whole line is filled)."""
     pitch = geometry.pitch
     origin = geometry.top if axis == 0 else geometry.left
     limit = distance.shape[axis]
@@ -562,7 +564,8 @@ def partly_covered(labels: np.ndarray, geometry: BoardGeometry) -> list[list[int
     box = np.maximum((right - left) * (bottom - top), 1)
     share = area / box
     counted = np.maximum(area, 1e-9)
-    off = np.maximum(np.abs(along_x / counted - (left + right - 1) / 2), np.abs(along_y / counted - (top + bottom - 1) / 2))
+    off = np.maximum(np.abs(along_x / counted - (left + right - 1) / 2),
+                     np.abs(along_y / counted - (top + bottom - 1) / 2))
     suspect = (share > EMPTY_COLOURED) & ((share < FILLED_COLOURED) | (off > PIECE_OFF_MIDDLE * geometry.pitch))
     suspect &= (right > left) & (bottom > top)
     return [[int(r), int(c)] for r, c in zip(*np.nonzero(suspect))]
@@ -690,7 +693,8 @@ def read_tray(image: np.ndarray, colours: np.ndarray, geometry: BoardGeometry
         x, y, w, h, area = stats[label]
         middle_y = y0 + y + h / 2 - geometry.bottom
         # a tray cell is at least TRAY_SMALLEST_CELL of the board's pitch in every look
-        if min(w, h) < TRAY_SMALLEST_CELL * pitch or max(w, h) > 5.2 * pitch or not 0.8 * pitch <= middle_y <= 4.6 * pitch:
+        if (min(w, h) < TRAY_SMALLEST_CELL * pitch or max(w, h) > 5.2 * pitch
+                or not 0.8 * pitch <= middle_y <= 4.6 * pitch):
             continue
         blob = blobs[y:y + h, x:x + w] == label
         inside = blob & (coloured[y:y + h, x:x + w] > 0)
@@ -711,7 +715,8 @@ def read_tray(image: np.ndarray, colours: np.ndarray, geometry: BoardGeometry
             continue  # a drawing of a piece smaller than the tray's (a legend, an icon)
         slot = _slot_of(shape, x0, geometry)
         entry = {"slot": slot + 1, "piece": letter, "colour": PALETTE_NAMES[shape.colour],
-                 "confidence": round(confidence, 3), "box_px": [int(x0 + x), int(y0 + y), int(x0 + x + w), int(y0 + y + h)]}
+                 "confidence": round(confidence, 3),
+                 "box_px": [int(x0 + x), int(y0 + y), int(x0 + x + w), int(y0 + y + h)]}
         if letter is None:
             entry["unread"] = why
         per_slot[slot].append(entry)
@@ -893,7 +898,8 @@ def _count_scores(distance: np.ndarray, blob: np.ndarray, axis: int) -> tuple[di
         if cell < 3:
             break
         reach = max(1, round(0.12 * cell))
-        gaps = min(float(profile[max(0, round(k * cell) - reach):round(k * cell) + reach + 1].max()) for k in range(1, n))
+        gaps = min(float(profile[max(0, round(k * cell) - reach):round(k * cell) + reach + 1].max())
+                   for k in range(1, n))
         scores[n] = gaps - middles_max(n)
     return scores, contrast, middles_max(1) - level
 

@@ -389,7 +389,8 @@ def random_render(rng: np.random.Generator, theme: str | None = None, layout: st
         if min(abs(column - round(column)), abs(row - round(row))) < 0.2:
             column = np.floor(column) + float(rng.uniform(0.2, 0.8))
         dragged = (letter, column, row)
-        position = dataclasses.replace(position, tray=tuple(None if k == slot else t for k, t in enumerate(position.tray)))
+        tray = tuple(None if k == slot else t for k, t in enumerate(position.tray))
+        position = dataclasses.replace(position, tray=tray)
     image, truth = draw(position, look, layout, width, page, dragged)
     # a third of the pictures are shared at another size than they were taken (mostly smaller)
     factor = 1.0

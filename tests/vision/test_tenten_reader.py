@@ -345,9 +345,9 @@ def test_drawn_looks_read_exactly_and_never_wrong_unflagged(look_sample):
             assert reading.doubtful == [], where
             assert reading.state.filled == State.from_rows(truth["grid"]).filled, where
             assert "dragged" not in reading.diagnostics, where
+        tolerance = 0.1 * truth["board_px"]["cell_pitch"]
         for side in ("left", "top", "right", "bottom"):
-            assert reading.diagnostics["board_px"][side] == pytest.approx(truth["board_px"][side],
-                                                                          abs=0.1 * truth["board_px"]["cell_pitch"]), where
+            assert reading.diagnostics["board_px"][side] == pytest.approx(truth["board_px"][side], abs=tolerance), where
         # the tray and the score are right, or doubtful: never silently wrong
         if reading.cells["tray"] == truth["tray"]:
             trays_right += 1
