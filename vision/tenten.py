@@ -451,6 +451,11 @@ def _fit_grid(distance: np.ndarray, geometry: BoardGeometry) -> BoardGeometry | 
     return BoardGeometry(starts[0], starts[1], float(np.mean(steps)), geometry.page)
 
 
+#: Of the nine gaps each way, at least this many must show (a piece over the board, JPEG on a
+#: faint light grey, a thin gap shrunk may hide some).
+GAPS_SEEN = 7
+
+
 def _looks_like_board(image: np.ndarray, distance: np.ndarray, page_lab: np.ndarray, geometry: BoardGeometry
                       ) -> bool:
     """Nine gaps nearer the page than the cells beside them at equal steps across and down (the
@@ -460,7 +465,7 @@ def _looks_like_board(image: np.ndarray, distance: np.ndarray, page_lab: np.ndar
         return False
     for axis, origin in ((0, geometry.left), (1, geometry.top)):
         profile = _line_profile(distance, geometry, axis, round(origin), round(origin + geometry.side))
-        if len(profile) < 0.9 * geometry.side or _gap_count(profile, geometry.pitch) < 8:
+        if len(profile) < 0.9 * geometry.side or _gap_count(profile, geometry.pitch) < GAPS_SEEN:
             return False
         # gaps a pixel wide on a pitch of a fractional pixel count: widened so whole-pixel lags meet
         gaps = np.convolve(_gaps_high(profile), (0.25, 0.5, 0.25), mode="same")
