@@ -1727,15 +1727,17 @@ def _in_image(found: Candidate, factor: float, origin: tuple[int, int] = (0, 0))
 #: FIGURE_LEAST and at most FIGURE_MOST of a cell across.
 FIGURE_LEAST, FIGURE_MOST = 0.06, 0.45
 FIGURE_WHITE = 200
+FIGURE_ABOVE = 0.2
 
 
 def _centred_on_figure(bgr: np.ndarray, geometry: BoardGeometry) -> BoardGeometry:
-    """``geometry`` moved by whole cells across so that the header's figure, which stands over
-    the board's middle, is there (a column of boxes tinted grey by Kibitz's advice can hide the
-    board's first wall, and a panel's lines beside it put the board a column over)."""
+    """``geometry`` moved by whole cells so that the header's figure, which stands over the
+    board's middle just above its top line, is there (a column of boxes tinted grey by Kibitz's
+    advice can hide the board's first wall, and a window's panels and toolbars beside and above
+    it can put the board a column or a few rows over). Unchanged when no figure is seen."""
     cell = geometry.cell
     height, width = bgr.shape[:2]
-    y0, y1 = int(max(geometry.top - 0.75 * cell, 0)), int(max(geometry.top - 0.1 * cell, 0))
+    y0, y1 = int(max(geometry.top - 0.9 * cell, 0)), int(min(max(geometry.top + 3.2 * cell, 0), height))
     x0, x1 = int(max(geometry.left - 2.5 * cell, 0)), int(min(geometry.right + 2.5 * cell, width))
     if y1 - y0 < 0.3 * cell or x1 - x0 < 2 * cell:
         return geometry
@@ -1744,16 +1746,29 @@ def _centred_on_figure(bgr: np.ndarray, geometry: BoardGeometry) -> BoardGeometr
     count, _, stats, centroids = cv2.connectedComponentsWithStats(bright, connectivity=8)
     if count < 2:
         return geometry
-    sizes = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT])
-    blobs = centroids[1:, 0][(sizes >= FIGURE_LEAST * cell) & (sizes <= FIGURE_MOST * cell)] + x0
-    if blobs.size == 0:
-        return geometry
     middle = (geometry.left + geometry.right) / 2
-    figure = blobs[int(np.argmin(np.abs(blobs - middle)))]
-    shift = round((figure - middle) / cell)
-    if shift == 0 or abs(shift) > 2 or abs(figure - middle - shift * cell) > 0.25 * cell:
+    best = None
+    for index in range(1, count):
+        size = max(stats[index, cv2.CC_STAT_WIDTH], stats[index, cv2.CC_STAT_HEIGHT])
+        if not FIGURE_LEAST * cell <= size <= FIGURE_MOST * cell:
+            continue
+        across = (x0 + centroids[index, 0] - middle) / cell
+        # the head and body end about FIGURE_ABOVE cells above the top line (the legs below)
+        down = (y0 + stats[index, cv2.CC_STAT_TOP] + stats[index, cv2.CC_STAT_HEIGHT] + FIGURE_ABOVE * cell
+                - geometry.top) / cell
+        shift_x, shift_y = round(across), round(down)
+        if abs(across - shift_x) > 0.25 or abs(down - shift_y) > 0.3 or abs(shift_x) > 2 or not -1 <= shift_y <= 3:
+            continue
+        # the figure is centred to a pixel: the best fit wins, then the smallest move
+        key = (round(abs(across - shift_x) + abs(down - shift_y), 2), abs(shift_x) + abs(shift_y))
+        if best is None or key < best[0]:
+            best = (key, shift_x, shift_y)
+    if best is None:
         return geometry
-    return dataclasses.replace(geometry, left=geometry.left + shift * cell)
+    _, shift_x, shift_y = best
+    if geometry.top + (shift_y + HEIGHT) * cell > height + 0.5 * cell:
+        shift_y = 0
+    return dataclasses.replace(geometry, left=geometry.left + shift_x * cell, top=geometry.top + shift_y * cell)
 
 
 def locate(bgr: np.ndarray) -> tuple[Candidate, BoardGeometry]:
