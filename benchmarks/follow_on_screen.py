@@ -114,15 +114,16 @@ def _key(display: str, window: str, keys: str) -> None:
 
 
 def _line_grids(session_folder: Path) -> list[tuple[list[list[int]], int]]:
-    """(grid rows, score) of every position from the root to the current one of the saved
-    session's shown analysis."""
+    """(grid rows, score) of every position with the player to move (after each spawn) from the
+    root to the current one of the saved session's shown analysis."""
     from app.gui.session import SessionStore
 
     loaded = SessionStore(session_folder).load()
     if loaded.session is None:
         raise RuntimeError(f"Kibitz's session could not be read: {loaded.problem}")
     tree = loaded.session.analyses[loaded.session.current].tree
-    return [([list(row) for row in node.state.rows], node.state.score) for node in tree.line_nodes()]
+    return [([list(row) for row in node.state.rows], node.state.score) for node in tree.line_nodes()
+            if not node.state.is_chance_node]
 
 
 #: how far beyond the board a player's rectangle reaches (pixels)
@@ -215,18 +216,25 @@ def play_one(display: str, clients: Path, moves: int, pace: int, seed: int, shot
         with contextlib.suppress(subprocess.TimeoutExpired):
             kibitz.wait(timeout=30)
     line = _line_grids(work)
-    # Kibitz's line: the position loaded by F6 (the page's start), then a slide and a spawn per move
-    found = [grid for grid, _ in line]
-    matched = 0
-    cursor = 0
-    for grid, _ in history:
-        while cursor < len(found) and found[cursor] != grid:
-            cursor += 1
-        if cursor < len(found):
-            matched += 1
-    result = {"seed": seed, "region": region, "pace_ms": pace, "page_moves": len(history) - 1, "kibitz_positions": len(line),
-              "page_positions_found_in_order": matched, "page_positions": len(history),
-              "final_equal": bool(line) and line[-1][0] == history[-1][0],
+    # Kibitz's line: the position loaded by F6 (the page's start), then one per slide and spawn;
+    # every one of them must be a position the page showed, in the page's order
+    page_grids = [grid for grid, _ in history]
+    wrong = 0
+    reached = -1
+    first_wrong = None
+    for grid, score in line:
+        later = [index for index in range(reached + 1, len(history)) if history[index] == (grid, score)]
+        if later:
+            reached = later[0]
+        else:
+            wrong += 1
+            if first_wrong is None:
+                first_wrong = {"kibitz": [grid, score], "page_next": history[reached + 1] if reached + 1 < len(history)
+                               else None}
+    result = {"seed": seed, "region": region, "pace_ms": pace, "page_moves": len(history) - 1,
+              "kibitz_moves": len(line) - 1, "page_moves_followed": reached,
+              "kibitz_positions_the_page_never_showed": wrong, "first_wrong": first_wrong,
+              "final_equal": bool(line) and line[-1][0] == page_grids[-1] and wrong == 0,
               "log": str(work / "kibitz.log")}
     shutil.rmtree(work, ignore_errors=True) if result["final_equal"] else None
     return result

@@ -63,6 +63,11 @@ DOCKS_KEY = "window/docks/"  # + layout name
 TURN_MESSAGE_MILLISECONDS = 8000
 AUTOSAVE_MILLISECONDS = 800
 SEQUENCE_DELAY_MILLISECONDS = 120
+# While follow mode plays the real game's moves, the advisor ranks a position once the player has
+# paused this long: a ranking per passing position took both cores from the reader on a 2-core
+# machine, follow mode fell behind a player moving every 300 ms and lost the game
+# (benchmarks/follow_on_screen.py); the player reads the advice when pausing anyway.
+FOLLOWED_RANK_DELAY_MILLISECONDS = 250
 BEST_MARK = "★ "
 PREPARING_TEXT = "Preparing the {title} engine… (its kernels compile once, in the background)"
 
@@ -166,6 +171,10 @@ class MainWindow(QMainWindow):
         self._sequence_timer = QTimer(self)
         self._sequence_timer.setSingleShot(True)
         self._sequence_timer.timeout.connect(self._show_line_in_editor)
+        self._followed_rank_timer = QTimer(self)
+        self._followed_rank_timer.setSingleShot(True)
+        self._followed_rank_timer.setInterval(FOLLOWED_RANK_DELAY_MILLISECONDS)
+        self._followed_rank_timer.timeout.connect(lambda: self._rank_in_background(self.state))
 
         self._best_value: Any = None  # the value of the best line the running search sent
         self._last_progress: Any = None  # its last report (shown after it ends)
@@ -1209,8 +1218,9 @@ class MainWindow(QMainWindow):
         self.promote_action.setEnabled(not current.is_main_line)
         self.delete_action.setEnabled(current.parent is not None)
         self._rank_token += 1
+        self._followed_rank_timer.stop()
         if self.ui.rank is not None and self.ui.rank_off_thread:
-            self._rank_in_background(state)
+            self._rank_in_background(state, wait_for_pause=self.capture.is_following())
         else:
             self.candidates = list(self.ui.rank(state, None)) if self.ui.rank is not None else []
             self.advisor_panel.show_candidates(state, self.candidates)  # the board gets them too
@@ -1218,7 +1228,10 @@ class MainWindow(QMainWindow):
         # move has been shown, and once for a burst of moves
         self._sequence_timer.start(SEQUENCE_DELAY_MILLISECONDS)
 
-    def _rank_in_background(self, state: Any) -> None:
+    def _rank_in_background(self, state: Any, wait_for_pause: bool = False) -> None:
+        """Rank ``state`` in the rank worker (a cached ranking is shown at once); with
+        ``wait_for_pause`` (follow mode) the worker starts only once the position has stayed
+        FOLLOWED_RANK_DELAY_MILLISECONDS."""
         try:
             cached = self._rank_cache.get(state)
         except TypeError:  # an unhashable state: no cache
@@ -1236,6 +1249,9 @@ class MainWindow(QMainWindow):
             return
         self._rank_pending = True
         self.advisor_panel.show_thinking()
+        if wait_for_pause:
+            self._followed_rank_timer.start()
+            return
         self._rank_pool.submit(self._rank_job, self.ui.rank, state, self._rank_token)
 
     def _rank_job(self, rank, state: Any, token: int) -> None:

@@ -605,3 +605,31 @@ def test_follow_with_the_real_follower_plays_a_slide_and_its_spawn(qtbot, window
     assert window.state.rows == after.rows and window.state.score == 24
     assert fake_read.calls[-1][2] == board_state()  # the reader was told the position before
     window.capture.stop_following()
+
+
+def test_while_following_the_advisor_ranks_once_the_player_pauses(qtbot, window2048, monkeypatch):
+    """Moves read off the real game come in bursts: ranking each passing position would take the
+    cores from the reader (follow mode fell behind a fast player), so the advisor starts once the
+    position has stayed FOLLOWED_RANK_DELAY_MILLISECONDS, and only for the position then shown."""
+    from app.gui import main_window
+
+    window = window2048
+    window.load_position(board_state(), "start")
+    qtbot.waitUntil(lambda: not window._rank_pending, timeout=10000)
+    ranked = []
+    job = window._rank_job
+    monkeypatch.setattr(window, "_rank_job", lambda rank, state, token: ranked.append(state) or job(rank, state, token))
+    monkeypatch.setattr(window.capture, "is_following", lambda: True)
+    # a burst of three followed moves (slide, spawn) within a few milliseconds
+    state = window.state
+    for _ in range(3):
+        slide = GAMES["2048"].legal_moves(state)[0]
+        window.play(slide)
+        window.play(GAMES["2048"].chance_outcomes(window.state)[0][0])
+        state = window.state
+    qtbot.wait(main_window.FOLLOWED_RANK_DELAY_MILLISECONDS // 2)
+    assert ranked == [] and window._rank_pending
+    assert window.advisor_panel.isEnabled()
+    qtbot.waitUntil(lambda: not window._rank_pending, timeout=10000)
+    assert ranked == [state]
+    assert window.candidates and window.candidates[0].move in GAMES["2048"].legal_moves(state)
