@@ -781,6 +781,7 @@ def _classify(features: CellFeatures, shape: tuple[int, int], rendering: str | N
     faintly_outlined = features.ring > RING_FAINT  # small boulders, brown outlines: a close colour vouches
     boulder = (outlined & ((best < FARTHEST_COLOUR) | icons.found)) | (faintly_outlined & (best < CLOSE_COLOUR)) | (
         icons.found & (icons.icon < STANDALONE_ICON * icons.plain))
+    boulder &= ~(washed & (match.empty <= best))  # washed nearly white: the ground explains it better
     empty = ~boulder & (match.empty < FARTHEST_EMPTY)
     carriers = match_colours(features.sides, features.dark, match.rendering, np.where(outlined, features.ring, 0))
     carrier_order = np.argsort(carriers.distance, axis=1)
