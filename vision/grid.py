@@ -94,7 +94,9 @@ def regular_lines(profile: np.ndarray, pitch: int, strong_share: float = 0.6) ->
             if 0.9 * pitch <= fitted <= 1.1 * pitch:
                 step = fitted
     if len(found) >= 2:
-        step, anchor = line_fit(found)
+        fitted, intercept = line_fit(found)
+        if fitted > 0:  # gaps that fit no positive step (all at one place) keep the period
+            step, anchor = fitted, intercept
     return anchor % step, step
 
 
