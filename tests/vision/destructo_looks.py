@@ -179,8 +179,8 @@ def on_page(board: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, tu
     margin_x, margin_y = int(rng.integers(20, 200)), int(rng.integers(70, 200))
     page = np.full((height + 2 * margin_y, width + 2 * margin_x, 3), PAGES[int(rng.integers(len(PAGES)))], np.uint8)
     colour = FRAMES[int(rng.integers(len(FRAMES)))]
-    cv2.rectangle(page, (margin_x - frame, margin_y - frame), (margin_x + width + frame - 1, margin_y + height + frame - 1),
-                  colour, -1)
+    cv2.rectangle(page, (margin_x - frame, margin_y - frame),
+                  (margin_x + width + frame - 1, margin_y + height + frame - 1), colour, -1)
     page[margin_y:margin_y + height, margin_x:margin_x + width] = board
     ink = (20, 20, 20) if page[0, 0].mean() > 128 else (235, 235, 235)
     cv2.putText(page, f"Destruct-o-Match   Level {int(rng.integers(1, 3))}   Score {int(rng.integers(0, 9999))}",
