@@ -714,6 +714,7 @@ class CellKinds:
     white: np.ndarray       # share of white pixels in each cell's inside
     hatch: np.ndarray       # hatching contrast of each cell's inside
     unhatched: np.ndarray   # taken as point blocks for their grey, no hatching seen
+    advice: np.ndarray | None = None  # plain for the advice's bluish tint
 
 
 def classify_cells(grey: np.ndarray, coloured: np.ndarray, geometry: BoardGeometry,
@@ -786,13 +787,49 @@ def _advice_tinted(bgr: np.ndarray, board: BoardImage, geometry: BoardGeometry, 
         if blue > green > red and blue >= red + ADVICE_TINT:
             kinds[y, x] = PLAIN
             confidence[y, x] = min(ADVICE_TINT_CONFIDENCE, abs(cells.white[y, x] - VOID_SHARE) / VOID_SHARE)
-    return dataclasses.replace(cells, kinds=kinds, confidence=confidence, unhatched=cells.unhatched & (kinds == POINT))
+    return dataclasses.replace(cells, kinds=kinds, confidence=confidence, unhatched=cells.unhatched & (kinds == POINT),
+                               advice=cells.unhatched & (kinds == PLAIN))
 
 
 def _straight(mask: np.ndarray, vertical: bool) -> np.ndarray:
     """The pieces of a line mask at least LINE_BLUR pixels long along their direction."""
     run = np.ones((LINE_BLUR, 1) if vertical else (1, LINE_BLUR), np.uint8)
     return cv2.morphologyEx(mask.view(np.uint8), cv2.MORPH_OPEN, run).view(bool)
+
+
+#: A plain box is one colour inside (black, or one tint of Kibitz's advice): cells of one box
+#: whose median grey levels differ by more than this were joined across a wall not seen.
+TINT_STEP = 6
+
+
+def _uneven_tints_doubtful(shapes: BoxShapes, grey: np.ndarray, geometry: BoardGeometry,
+                           advice: np.ndarray | None = None) -> BoxShapes:
+    """``shapes`` with every cell of a plain box whose cells differ in shade made doubtful, and
+    of a box tinted by the advice next to another so tinted (two ranks' tints differ by a few
+    grey levels: the wall between them is faint, and nothing else tells them apart)."""
+    x0, y0, x1, y1 = _cell_patches(geometry, grey.shape, CELL_INSET)
+    confidence, problems = shapes.confidence, list(shapes.problems)
+    for (x, y, w, h), kind in zip(shapes.boxes, shapes.kinds):
+        if kind != PLAIN or w * h == 1:
+            continue
+        if advice is not None and advice[y:y + h, x:x + w].any():
+            around = np.zeros_like(advice)
+            around[max(y - 1, 0):y + h + 1, x:x + w] = True
+            around[y:y + h, max(x - 1, 0):x + w + 1] = True
+            around[y:y + h, x:x + w] = False
+            if (advice & around).any():
+                if confidence is shapes.confidence:
+                    confidence = confidence.copy()
+                confidence[y:y + h, x:x + w] = np.minimum(confidence[y:y + h, x:x + w], IMPOSSIBLE_CONFIDENCE)
+                continue
+        shades = [float(np.median(grey[y0[cy, cx]:y1[cy, cx], x0[cy, cx]:x1[cy, cx]]))
+                  for cy in range(y, y + h) for cx in range(x, x + w) if y1[cy, cx] > y0[cy, cx] and x1[cy, cx] > x0[cy, cx]]
+        if shades and max(shades) - min(shades) > TINT_STEP:
+            if confidence is shapes.confidence:
+                confidence = confidence.copy()
+            confidence[y:y + h, x:x + w] = np.minimum(confidence[y:y + h, x:x + w], IMPOSSIBLE_CONFIDENCE)
+            problems.append(f"the box at ({x},{y}) is not one shade inside: a wall between boxes may be missed")
+    return dataclasses.replace(shapes, confidence=confidence, problems=problems)
 
 
 def _drawn_lines(coloured: np.ndarray, cell: float) -> np.ndarray:
@@ -1822,7 +1859,7 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
         (_line_mask(grey, False, offset, contrast=WALL_CONTRAST), False))]
     walls = find_walls(straight[0], straight[1], geometry, offset, _drawn_lines(board.coloured, geometry.cell),
                        (straight[2], straight[3]))
-    shapes = group_boxes(cells, walls)
+    shapes = _uneven_tints_doubtful(group_boxes(cells, walls), grey, geometry, cells.advice)
     strokes = Strokes(grey, walls, geometry, offset)
     ink = strokes.ink()
     confidence = shapes.confidence.copy()
