@@ -115,6 +115,11 @@ MAX_FLIPPED_CANDIDATES = 6
 TEMPLATE_HEIGHT, TEMPLATE_WIDTH = 24, 20
 #: A glyph is read as a digit when its best template correlates at least this well.
 DIGIT_MATCH = 0.6
+#: Pieces of small print cut wherever they match best must each match at least this well (so
+#: many ways of cutting find a poor match more easily).
+CUT_DIGIT_MATCH = 0.7
+#: Digits fewer pixels high than this are not read (their score is doubtful).
+SMALLEST_DIGIT = 7
 #: Digits touching in small print: a glyph wider than MOST_DIGIT_WIDTH times its height holds
 #: more than one; it is cut at columns of at most THIN_JOIN of its fullest column's ink, at least
 #: DIGIT_SPACING of its height apart.
@@ -597,7 +602,7 @@ def _cut_by_templates(box: np.ndarray, templates: np.ndarray) -> list[tuple[int,
                 options.append((min(best[start][0], digit[1]), best[start][1] + [digit]))
         if options:
             best[end] = max(options, key=lambda option: option[0])
-    if width not in best or best[width][0] < DIGIT_MATCH:
+    if width not in best or best[width][0] < CUT_DIGIT_MATCH:
         return None
     return best[width][1]
 
@@ -648,6 +653,8 @@ def read_score(bgr: np.ndarray, geometry: WellGeometry) -> tuple[int | None, flo
         if min(digit_heights) < 1.15 * letter_heights[len(letter_heights) // 2] \
                 or max(digit_heights) > 1.2 * min(digit_heights):
             continue
+        if min(digit_heights) < SMALLEST_DIGIT:
+            return None, 0.0  # too small to tell 1 from 3 or 4 for sure (50 % zoom on a 1x screen)
         if x1 == width and words[1][-1][1] >= region.shape[1] - 0.6 * line.shape[0]:
             return None, 0.0  # the number reaches the image's edge: more digits may be cut off
         digits = []

@@ -18,7 +18,9 @@ thousands of keys takes a second, not minutes) and reads the truth back from the
 play (pieces at rest and mid-move, game over with the replay code under the well), record replays
 from ``shared/data/hatetris/records.tsv`` mid-way and at their end, the page's other AIs, long
 scores (the page's own state given a score, drawn by the page), the wide and the narrow (phone)
-layout, device scale factors 1, 1.5, 2 and 3 and browser zoom 50-200 %. Looks are words: the kind
+layout, device scale factors 1, 1.5, 2 and 3, browser zoom 50-200 %, and the page's Arial drawn
+from a shipped font file (Liberation Sans, as Arial shows on most machines, or DejaVu Sans, as
+where Arial is missing), so the captures are the same on every machine. Looks are words: the kind
 ("play", "replay", "other-AI", "long-score"), the layout ("wide", "narrow") and "clipped" when part
 of the well lies outside the screenshot (a phone page zoomed wider than its window).
 
@@ -26,12 +28,14 @@ Truth dicts: ``cells`` (rows top to bottom: 0 empty, 1 landed, 2 live, as ``Read
 ``well`` (the engine's row bits), ``score``, ``live`` ({piece, x, y, o} or None), ``mode`` (the
 page's: PLAYING, REPLAYING, GAME_OVER), ``enemy``, ``engine_checked`` (the engine replayed the
 keys and agreed), ``well_whole`` (the well's table lies wholly inside the screenshot), ``viewport``,
-``scale``, ``zoom``.
+``scale``, ``zoom``, ``font`` (the shipped font file of the page's Arial).
 """
 
 from __future__ import annotations
 
+import base64
 import csv
+import functools
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,6 +43,7 @@ from typing import Any
 
 import numpy as np
 
+from assets.fonts import DEJAVU_SANS, LIBERATION_SANS, font_data
 from engines.hatetris import codecs, fast
 from engines.hatetris.pieces import CELLS, PIECE_INDEX
 from engines.hatetris.state import DEFAULT_RULES, MILD_RULES, Rules, State
@@ -106,6 +111,15 @@ _NO_KEY_SCROLLING = """
 }, {capture: true})
 """
 
+#: The page's Arial drawn from a given font file (a data URL), once it has loaded.
+_ARIAL_FROM = """
+async (url) => {
+  const face = new FontFace('arial', `url(${url})`);
+  document.fonts.add(await face.load());
+  await document.fonts.ready;
+}
+"""
+
 #: Scrolls the page to its top left at once; whether it is there.
 _SCROLLED_TO_TOP = """
 () => {
@@ -145,6 +159,11 @@ def well_cells(well: tuple[int, ...], live: list[tuple[int, int]] = ()) -> list[
     return rows
 
 
+@functools.lru_cache(maxsize=4)
+def _font_url(font_file: str) -> str:
+    return "data:font/ttf;base64," + base64.b64encode(font_data(font_file)).decode("ascii")
+
+
 def _state_cells(raw: dict[str, Any]) -> list[list[int]]:
     """The cells the page's state shows, flat like the DOM's list (row by row)."""
     well = tuple(int(row) for row in raw["well"] or ())
@@ -158,13 +177,19 @@ class HatetrisPage:
     """One page of the real game in its own browser context."""
 
     def __init__(self, browser, url: str, viewport: tuple[int, int] = (1024, 900), scale: float = 1.0,
-                 zoom: float = 1.0, clock: bool = False):
+                 zoom: float = 1.0, clock: bool = False, font_file: str | None = LIBERATION_SANS):
+        """``font_file``: the shipped font (assets/fonts) the page's Arial is drawn in, so the page
+        looks the same on every machine (LIBERATION_SANS: as where Arial is Arial or Liberation
+        Sans; DEJAVU_SANS: as where Arial is missing); None leaves it to the machine's fonts."""
         self.browser = browser
         self.viewport, self.scale, self.zoom = viewport, scale, zoom
+        self.font_file = font_file
         self.page = browser.open(url if url.endswith(".html") else url.rstrip("/") + "/" + PAGE,
                                  viewport=viewport, scale=scale, zoom=zoom)
         self.page.wait_for_selector("td.well__cell")
         self.page.evaluate(_NO_KEY_SCROLLING)
+        if font_file is not None:
+            self.page.evaluate(_ARIAL_FROM, _font_url(font_file))
         self.clock = clock
         if clock:
             self.page.clock.install()
@@ -402,7 +427,8 @@ def captures(browser, url: str, count: int, seed: int = 0, most_pixels: int = MO
         layout, viewport, scale, zoom = _configuration(rng, most_pixels)
         shots = min(count - made, rng.randint(3, 6))
         kind = rng.choices(("play", "replay", "other-AI", "long-score"), weights=(4, 3, 2, 1))[0]
-        page = HatetrisPage(browser, url, viewport, scale, zoom, clock=kind == "replay")
+        font_file = rng.choice((LIBERATION_SANS, LIBERATION_SANS, DEJAVU_SANS))
+        page = HatetrisPage(browser, url, viewport, scale, zoom, clock=kind == "replay", font_file=font_file)
         try:
             if kind == "replay":
                 session = _replay_session(page, rng, shots, f"replay {layout}")
@@ -413,6 +439,7 @@ def captures(browser, url: str, count: int, seed: int = 0, most_pixels: int = MO
                 if not truth["well_whole"]:
                     look += " clipped"  # part of the well lies outside the screenshot
                 truth["look"] = look
+                truth["font"] = font_file
                 yield image, truth, look
                 made += 1
                 if made >= count:
