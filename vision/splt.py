@@ -854,6 +854,9 @@ class Walls:
     between_rows: np.ndarray     # 15 x 8
     vertical: np.ndarray         # bool image
     horizontal: np.ndarray
+    #: edges along which a coloured line runs (a highlight's outline): the wall is not seen
+    hidden_columns: np.ndarray | None = None
+    hidden_rows: np.ndarray | None = None
 
 
 def _long_stretches(on: np.ndarray, least: float, bridge: np.ndarray | None = None,
@@ -902,7 +905,7 @@ def find_walls(vertical: np.ndarray, horizontal: np.ndarray, geometry: BoardGeom
     tolerance = max(1.5, GRID_TOLERANCE * cell)
     least = WALL_RUN * cell
     end_gap = 0.2 * cell
-    shares = {}
+    shares, hiddens = {}, {}
     walls = {}
     faint_masks = faint if faint is not None else (vertical, horizontal)
     for is_vertical, mask, faint_mask, count, crossing_count in ((True, vertical, faint_masks[0], WIDTH, HEIGHT),
@@ -925,6 +928,7 @@ def find_walls(vertical: np.ndarray, horizontal: np.ndarray, geometry: BoardGeom
 
         parts = [edge_part(end_gap / cell, 1 - end_gap / cell)]
         share = np.zeros((count - 1, crossing_count))
+        hidden = np.zeros((count - 1, crossing_count), bool)
         inside = (max(int(np.floor(along_edge(0) - tolerance)), 0),
                   max(int(np.ceil(along_edge(crossing_count) + tolerance)) + 1, 0))
         for k in range(count + 1):
@@ -953,9 +957,15 @@ def find_walls(vertical: np.ndarray, horizontal: np.ndarray, geometry: BoardGeom
                 covered = np.concatenate(([0], np.cumsum(stretch)))
                 share[k - 1] = np.min([(covered[stops] - covered[starts]) / np.maximum(stops - starts, 1)
                                        for starts, stops in parts], axis=0)
+                if drawn is not None:
+                    # a coloured line along the edge hides whether a wall is under it
+                    along = np.concatenate(([0], np.cumsum(drawn[a:b].any(axis=0))))
+                    starts, stops = parts[0]
+                    hidden[k - 1] = (along[stops] - along[starts]) / np.maximum(stops - starts, 1) >= WALL_SHARE
         shares[is_vertical] = share
+        hiddens[is_vertical] = hidden
         walls[is_vertical] = wall.T if is_vertical else wall
-    return Walls(shares[True].T, shares[False], walls[True], walls[False])
+    return Walls(shares[True].T, shares[False], walls[True], walls[False], hiddens[True].T, hiddens[False])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -982,6 +992,9 @@ def group_boxes(cells: CellKinds, walls: Walls) -> BoxShapes:
     # an edge is sure when its wall share is far from WALL_SHARE (an edge next to a void is moot)
     edge_columns = np.minimum(1.0, np.abs(walls.between_columns - WALL_SHARE) / 0.35)
     edge_rows = np.minimum(1.0, np.abs(walls.between_rows - WALL_SHARE) / 0.35)
+    if walls.hidden_columns is not None:
+        edge_columns = np.where(walls.hidden_columns, np.minimum(edge_columns, TINTED_CONFIDENCE), edge_columns)
+        edge_rows = np.where(walls.hidden_rows, np.minimum(edge_rows, TINTED_CONFIDENCE), edge_rows)
     void = kinds == VOID
     edge_columns[void[:, :-1] | void[:, 1:]] = 1.0
     edge_rows[void[:-1, :] | void[1:, :]] = 1.0
@@ -1853,10 +1866,13 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
         cells = _advice_tinted(bgr, board, geometry, cells)
     # walls are straight: what thick hatching leaves in the masks (short steps across the line,
     # which can join a number's bars on a line inside its block into a wall) is dropped
+    # (and a wall drawn thick, as Kibitz's highlight of the last split is, is a ridge only
+    # against pixels farther away)
+    wide = 2 * offset + 1
     straight = [_straight(mask, is_vertical) for mask, is_vertical in (
         (vertical, True), (horizontal, False),
-        (_line_mask(grey, True, offset, contrast=WALL_CONTRAST), True),
-        (_line_mask(grey, False, offset, contrast=WALL_CONTRAST), False))]
+        (_line_mask(grey, True, offset, contrast=WALL_CONTRAST) | _line_mask(grey, True, wide), True),
+        (_line_mask(grey, False, offset, contrast=WALL_CONTRAST) | _line_mask(grey, False, wide), False))]
     walls = find_walls(straight[0], straight[1], geometry, offset, _drawn_lines(board.coloured, geometry.cell),
                        (straight[2], straight[3]))
     shapes = _uneven_tints_doubtful(group_boxes(cells, walls), grey, geometry, cells.advice)
@@ -1872,6 +1888,7 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     numbers = read_again(strokes, regions, numbers, DIGIT_HEIGHT * geometry.cell, strict=caller_cell < STRICT_CELL)
     read_points = {}
     alternatives = {}
+    sure_numbers: set[tuple[int, int, int, int]] = set()
     small = caller_cell < SMALL_DIGITS_CELL
     for (x, y, w, h), reading in zip(points, numbers):
         number, sure = reading.value, reading.sure
@@ -1882,6 +1899,8 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
             problems.append(f"the number of the point block at ({x},{y}) could not be read")
             number, sure = max(number or 0, 1), 0.0
         read_points[(x, y, w, h)] = number
+        if sure >= DOUBTFUL:
+            sure_numbers.add((x, y, w, h))
         confidence[y:y + h, x:x + w] = np.minimum(confidence[y:y + h, x:x + w], sure)
     boxes = sorted(([x, y, w, h, read_points.get((x, y, w, h), 0)] for x, y, w, h in shapes.boxes),
                    key=lambda box: (box[1], box[0]))
@@ -1896,7 +1915,8 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     chosen, followed, doubtful_fields = alone, None, alone.doubtful_fields()
     if previous is not None:
         shown = _from_header(boxes, confidence, header, previous)
-        followed = follow_previous(previous, shown.state, shown.boxes, shown.confidence, alternatives, shown.header)
+        followed = follow_previous(previous, shown.state, shown.boxes, shown.confidence, alternatives, shown.header,
+                                   sure_numbers)
         if followed is not None and followed.reached:
             chosen = dataclasses.replace(shown, state=followed.state, boxes=followed.boxes,
                                          confidence=followed.confidence,
@@ -2085,20 +2105,22 @@ def _readings_best_first(options: list[list[int]], limit: int):
 
 
 def follow_previous(previous: State, state: State, boxes: list[list[int]], confidence: np.ndarray,
-                    alternatives: dict[tuple[int, int, int, int], tuple[int, ...]], header: Header) -> Followed | None:
+                    alternatives: dict[tuple[int, int, int, int], tuple[int, ...]], header: Header,
+                    sure_numbers: set[tuple[int, int, int, int]] = frozenset()) -> Followed | None:
     """The reading of the doubtful cells that legal splits from ``previous`` reach: doubtful
     point numbers take the values their readings or the previous position suggest, a doubtful
     split count one of the next few, and each reading so made is checked by
     ``vision.follow.explain`` (which plays the rules). The first one reached wins; it is sure
-    only if no other one tried is reached too. None when nothing is doubtful."""
+    only if no other one tried is reached too. None when nothing is doubtful. Numbers read
+    surely (``sure_numbers``) are kept, though their cells be doubtful for a tint or a wall."""
     from vision.follow import explain
 
     game = GAMES[GAME]
     doubtful = [index for index, (x, y, w, h, points) in enumerate(boxes)
-                if points and confidence[y:y + h, x:x + w].min() < DOUBTFUL]
+                if points and confidence[y:y + h, x:x + w].min() < DOUBTFUL and (x, y, w, h) not in sure_numbers]
     splits_sure = header.splits is not None and header.splits_confidence >= DOUBTFUL
     score_sure = header.score is not None and header.score_confidence >= DOUBTFUL
-    if not doubtful and splits_sure and score_sure:
+    if (confidence >= DOUBTFUL).all() and splits_sure and score_sure:
         return None
     if splits_sure:
         split_options = [state.splits]
@@ -2136,9 +2158,9 @@ def follow_previous(previous: State, state: State, boxes: list[list[int]], confi
     trial, explanation = reached[0]
     settled = confidence.copy()
     if len(reached) == 1:
-        for index in doubtful:
-            x, y, w, h, _ = trial[index]
-            settled[y:y + h, x:x + w] = np.maximum(settled[y:y + h, x:x + w], REACHED_CONFIDENCE)
+        # the one reading reached is the board the rules make from the previous position, box
+        # for box: its cells doubtful for a number, a tint or a hidden wall are settled
+        settled = np.maximum(settled, REACHED_CONFIDENCE)
     moves = len(explanation.moves)
     note = (f"reached from the previous position in {moves} split{'s' if moves != 1 else ''}"
             + ("" if len(reached) == 1 else " (another reading is reached too: still doubtful)"))
