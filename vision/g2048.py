@@ -120,6 +120,8 @@ DIGIT_WEIGHT = 4.0
 SPLIT_PENALTY = 0.1  # per digit found by cutting the ink in equal parts rather than as a patch
 INK_ON_EMPTY_COST = 2.0
 NO_DIGITS_COST = 3.0  # a tile value where no digit is seen (hidden, or a tile still growing)
+UNREADABLE_DIGITS_COST = 6.0  # the most a tile value's digits can cost (a 65536 at phone scale)
+UNREAD_DIGITS_COST = 11.0  # digits costing more fit no value: a value above 2048 is not told then
 WRONG_LENGTH_SIMILARITY = 0.5  # per digit, for a value with more or fewer digits than the glyphs
 SMALLEST_SCORE_DIGIT = 8  # pixels of the image: smaller SCORE / BEST digits are not read
 NUMBER_DIGIT_SIMILARITY = 0.4  # a glyph of SCORE / BEST less like any digit leaves the number unread
@@ -146,6 +148,7 @@ EMPTY_COLOUR_REACH = 16.0
 FOREIGN_INSET = 0.1
 GLYPH_COUNT_INSET = 0.03
 FOREIGN_DISTANCE = 18.0
+GLOW_STEP_DISTANCE = 7.0
 FOREIGN_SHARE = 0.025
 FOREIGN_WHOLE_SHARE = 0.3
 #: Where a tile's number is written, from the cell's top (share of its height).
@@ -761,11 +764,17 @@ def read_cells(lab: np.ndarray, board: Board, palette: Palette) -> list[CellRead
         # the digits, in the text colour of the values the colour allows (dark on 2 and 4)
         digit_costs = np.array([0.0, *[NO_DIGITS_COST] * len(TILE_VALUES)], dtype=np.float32)
         glyphs = 0
+        unread = np.zeros(len(CELL_VALUES), bool)  # values whose digits were seen but fit none
         for text_lab, written in ((palette.dark_text, DARK_TEXT_VALUES), (palette.light_text, LIGHT_TEXT_VALUES)):
             if not region.size or not (plausible & written).any():
                 continue
             found_costs, found = _digit_costs(_ink(region, backgrounds[index], text_lab), plausible & written)
-            digit_costs[written] = found_costs[written]
+            # digits that fit no value well still rank the values, but say no more against the
+            # colour than digits hardly seen (a 65536 at phone scale is not an empty cell)
+            best = float(found_costs[plausible & written].min())
+            digit_costs[written] = found_costs[written] - max(0.0, best - UNREADABLE_DIGITS_COST)
+            if best > UNREAD_DIGITS_COST:
+                unread |= written
             glyphs = max(glyphs, found)
         if glyphs:
             digit_costs[0] = INK_ON_EMPTY_COST
@@ -774,8 +783,12 @@ def read_cells(lab: np.ndarray, board: Board, palette: Palette) -> list[CellRead
         covered = None
         if palette_distance[index, chosen] > UNLIKE_PALETTE * palette.contrast:
             covered = "its colour is no tile's"
+        elif CELL_VALUES[chosen] > 2048 and (glyphs != DIGIT_COUNTS[chosen] or unread[chosen]):
+            # the values above 2048 share one colour: only their digits, each found on its own
+            # and fitting, tell them apart (tiny ones run together or fit no template)
+            covered = "its digits cannot be told apart"
         else:
-            middle, whole = _foreign_shares(smooth_cells[index], backgrounds[index], chosen, palette)
+            middle, whole = _foreign_shares(smooth_cells[index], cells[index], backgrounds[index], chosen, palette)
             if middle > FOREIGN_SHARE or whole > FOREIGN_WHOLE_SHARE:
                 covered = "something lies over it"
         readings.append(CellReading(total, covered))
@@ -796,13 +809,23 @@ def _with_empty_colour_seen(palette: Palette, backgrounds: np.ndarray, plain_sha
     return dataclasses.replace(palette, tiles=tiles)
 
 
-def _foreign_shares(cell: np.ndarray, background: np.ndarray, value_index: int,
+def _glow_steps(background_lab: np.ndarray, contrast: float) -> np.ndarray:
+    """Lab of ``background_lab`` under the tiles' glow at a few strengths up to the strongest
+    (less under an overlay's veil, which leaves ``contrast`` of it)."""
+    pixel = np.clip(np.round(background_lab), 0, 255).astype(np.uint8).reshape(1, 1, 3)
+    rgb = cv2.cvtColor(pixel, cv2.COLOR_Lab2RGB).reshape(3).astype(np.float32)
+    alphas = np.linspace(0.1, 1.0, 6)[:, None] * GLOW_MAX_ALPHA * contrast
+    return _lab_of_rgb((1 - alphas) * rgb + alphas * _rgb(GLOW_HEX))
+
+
+def _foreign_shares(cell: np.ndarray, sharp: np.ndarray, background: np.ndarray, value_index: int,
                     palette: Palette) -> tuple[float, float]:
     """The share of a cell's inside (smoothed Lab) that is neither its background nor the digits
     on its text line: an overlay's words or buttons, a tile sliding or growing, an ad. Digits are
     allowed where :func:`glyphs_of` finds them, a little widened. Two shares: in the middle band
     where a tile's number is written (a cover there may hide it), and over the whole inside (a
-    cover along an edge leaves the number and the colour to be seen)."""
+    cover along an edge leaves the number and the colour to be seen). ``cell`` is smoothed (for
+    what lies over it), ``sharp`` is not (for digits a few pixels tall)."""
     side = cell.shape[0]
     inset = int(FOREIGN_INSET * side)
     inside = cell[inset:side - inset, inset:side - inset]
@@ -810,9 +833,13 @@ def _foreign_shares(cell: np.ndarray, background: np.ndarray, value_index: int,
     far = np.einsum("yxc,yxc->yx", difference, difference) > FOREIGN_DISTANCE ** 2
     if not far.any():
         return 0.0, 0.0
+    # a neighbour's glow laid over the cell (the page draws later tiles' glow over earlier tiles)
+    for glow in _glow_steps(background, palette.contrast):
+        step = inside - glow
+        far &= np.einsum("yxc,yxc->yx", step, step) > GLOW_STEP_DISTANCE ** 2
     if CELL_VALUES[value_index]:
         text = palette.dark_text if DARK_TEXT_VALUES[value_index] else palette.light_text
-        ink = _ink(inside, background, text)
+        ink = _ink(sharp[inset:side - inset, inset:side - inset], background, text)
         if ink is not None:
             allowed = np.zeros(far.shape, bool)
             pad = max(2, side // 40)
@@ -823,7 +850,7 @@ def _foreign_shares(cell: np.ndarray, background: np.ndarray, value_index: int,
             # more marks on the line than the number has (looked for nearly to the cell's edges):
             # an overlay's letters over it
             edge = int(GLYPH_COUNT_INSET * side)
-            wide = _ink(cell[edge:side - edge, edge:side - edge], background, text)
+            wide = _ink(sharp[edge:side - edge, edge:side - edge], background, text)
             if len(boxes) > DIGIT_COUNTS[value_index] \
                     or (wide is not None and len(glyphs_of(wide)) > DIGIT_COUNTS[value_index]):
                 return 1.0, 1.0
