@@ -181,6 +181,33 @@ def test_confidence_is_a_margin_not_a_constant(screenshots):
     assert unsure.diagnostics["alternatives"]["1,2"][:2] in ([2, 4], [4, 2])
 
 
+@pytest.mark.parametrize("name, row, column", [("board_all_values_desktop.png", 1, 1),   # a 32
+                                               ("after_18_moves.png", 2, 2)])              # an empty cell
+def test_a_button_over_the_number_makes_the_cell_doubtful(truth, screenshots, name, row, column):
+    """The page's "Try again" button (#8f7a66, spec 5.4) as the phone layout lays it, over the
+    middle of a cell: that cell cannot be read, the others still are."""
+    image = screenshots[name].copy()
+    x0, y0, x1, y1 = cell_box(row, column)
+    cv2.rectangle(image, (x0 + 8, y0 + 40), (x1 - 8, y0 + 80), (102, 122, 143), thickness=-1)
+    reading = read("2048", image)
+    assert reading.doubtful == [(row, column)]
+    expected = truth[name].expected
+    assert all(reading.cells[r][c] == expected[r][c] for r in range(4) for c in range(4) if (r, c) != (row, column))
+
+
+def test_overlay_letters_across_a_number_make_the_cell_doubtful(truth, screenshots):
+    """'Game over!' in the page's #776e65 written across the middle of the 2 at row 0, column 0
+    (the phone layout's message crosses row 1 so): the letters are the 2's own ink colour."""
+    name = "board_all_values_desktop.png"
+    image = screenshots[name].copy()
+    x0, y0, x1, y1 = cell_box(0, 0)
+    cv2.putText(image, "ame o", (x0 - 10, y0 + 70), cv2.FONT_HERSHEY_DUPLEX, 1.4, (101, 110, 119), 4, cv2.LINE_AA)
+    reading = read("2048", image)
+    assert (0, 0) in reading.doubtful
+    expected = truth[name].expected
+    assert all(reading.cells[r][c] == expected[r][c] for r in range(4) for c in range(4) if (r, c) not in reading.doubtful)
+
+
 def test_previous_state_settles_a_doubtful_tile(screenshots):
     """win_overlay.png was made by injecting 1024 1024 . . in the top row (score 20000) and
     sliding left (truth notes): 2048 at the top-left, +2048, and a 2 spawned at row 3, column 2.
