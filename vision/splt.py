@@ -715,6 +715,7 @@ class CellKinds:
     hatch: np.ndarray       # hatching contrast of each cell's inside
     unhatched: np.ndarray   # taken as point blocks for their grey, no hatching seen
     advice: np.ndarray | None = None  # plain for the advice's bluish tint
+    tinted: np.ndarray | None = None  # mostly under a colour (a highlight's or the advice's fill)
 
 
 def classify_cells(grey: np.ndarray, coloured: np.ndarray, geometry: BoardGeometry,
@@ -759,7 +760,7 @@ def classify_cells(grey: np.ndarray, coloured: np.ndarray, geometry: BoardGeomet
     confidence[empty] = 0.0
     # what is under a tint is seen through a colour: never sure
     confidence[tinted] = np.minimum(confidence[tinted], TINTED_CONFIDENCE)
-    return CellKinds(kinds, confidence, white_share, hatch, (kinds == POINT) & ~hatched)
+    return CellKinds(kinds, confidence, white_share, hatch, (kinds == POINT) & ~hatched, tinted=tinted)
 
 
 #: Kibitz's advice fills the boxes it ranks with a bluish grey (blue above green above red, blue
@@ -803,14 +804,22 @@ TINT_STEP = 6
 
 
 def _uneven_tints_doubtful(shapes: BoxShapes, grey: np.ndarray, geometry: BoardGeometry,
-                           advice: np.ndarray | None = None) -> BoxShapes:
+                           advice: np.ndarray | None = None, tinted: np.ndarray | None = None) -> BoxShapes:
     """``shapes`` with every cell of a plain box whose cells differ in shade made doubtful, and
     of a box tinted by the advice next to another so tinted (two ranks' tints differ by a few
     grey levels: the wall between them is faint, and nothing else tells them apart)."""
     x0, y0, x1, y1 = _cell_patches(geometry, grey.shape, CELL_INSET)
     confidence, problems = shapes.confidence, list(shapes.problems)
     for (x, y, w, h), kind in zip(shapes.boxes, shapes.kinds):
-        if kind != PLAIN or w * h == 1:
+        if w * h == 1:
+            continue
+        if tinted is not None and 0 < tinted[y:y + h, x:x + w].sum() < w * h:
+            # a tint fills a whole box: a box partly tinted was joined across a wall not seen
+            if confidence is shapes.confidence:
+                confidence = confidence.copy()
+            confidence[y:y + h, x:x + w] = np.minimum(confidence[y:y + h, x:x + w], IMPOSSIBLE_CONFIDENCE)
+            continue
+        if kind != PLAIN:
             continue
         if advice is not None and advice[y:y + h, x:x + w].any():
             around = np.zeros_like(advice)
@@ -1875,7 +1884,7 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
         (_line_mask(grey, False, offset, contrast=WALL_CONTRAST) | _line_mask(grey, False, wide), False))]
     walls = find_walls(straight[0], straight[1], geometry, offset, _drawn_lines(board.coloured, geometry.cell),
                        (straight[2], straight[3]))
-    shapes = _uneven_tints_doubtful(group_boxes(cells, walls), grey, geometry, cells.advice)
+    shapes = _uneven_tints_doubtful(group_boxes(cells, walls), grey, geometry, cells.advice, cells.tinted)
     strokes = Strokes(grey, walls, geometry, offset)
     ink = strokes.ink()
     confidence = shapes.confidence.copy()
