@@ -15,7 +15,9 @@ caught mid-animation.
 Truth dicts: ``cells`` (rows top to bottom, 0 empty), ``score``, ``over``, ``won``,
 ``keep_playing``, ``overlay`` ("win", "over" or None: what the page shows), ``score_visible``
 (the SCORE box is on the image), ``animating`` (a frame caught mid-animation; then
-``before_cells`` holds the board the animation started from, and a cell may rightly show either).
+``before_cells`` holds the board the animation started from, ``between_cells`` the boards the page
+shows between (:func:`in_between_boards`), ``direction`` the key, and a cell may rightly show any
+of them).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from numba import njit
 
 from tests.real_pages import screenshot
 
@@ -301,9 +304,9 @@ def dithered(image: np.ndarray, colours: int = 64, seed: int = 0) -> np.ndarray:
 
 
 def _error_diffused(image: np.ndarray, palette: np.ndarray) -> np.ndarray:
-    """Floyd-Steinberg onto ``palette`` (rows of BGR), row by row (numpy over each row's pixels
-    would be wrong: the error runs left to right; so a row is done pixel by pixel in a small loop
-    over a lookup of the nearest palette colour on a 6-bit lattice)."""
+    """Floyd-Steinberg onto ``palette`` (rows of BGR): each pixel takes its nearest palette
+    colour (looked up on a 6-bit lattice) and passes its error on to the pixels right and below,
+    so it runs pixel by pixel (compiled with numba, the project's own dependency)."""
     levels = np.arange(64, dtype=np.float32) * 4 + 2
     lattice = np.stack(np.meshgrid(levels, levels, levels, indexing="ij"), axis=-1).reshape(-1, 3)
     nearest = np.empty(len(lattice), np.int32)
@@ -313,40 +316,29 @@ def _error_diffused(image: np.ndarray, palette: np.ndarray) -> np.ndarray:
     return _diffuse(image.astype(np.float32), palette, nearest)
 
 
-def _diffuse(work: np.ndarray, palette: np.ndarray, nearest: np.ndarray) -> np.ndarray:
-    from numba import njit  # the project's own dependency: a Python loop over 2 M pixels is too slow
-
-    global _diffuse_kernel
-    if _diffuse_kernel is None:
-        @njit(cache=True)
-        def kernel(work, palette, nearest):
-            height, width, _ = work.shape
-            out = np.empty((height, width, 3), np.uint8)
-            for y in range(height):
-                for x in range(width):
-                    b = min(255.0, max(0.0, work[y, x, 0]))
-                    g = min(255.0, max(0.0, work[y, x, 1]))
-                    r = min(255.0, max(0.0, work[y, x, 2]))
-                    index = nearest[(int(b) >> 2) * 4096 + (int(g) >> 2) * 64 + (int(r) >> 2)]
-                    for c in range(3):
-                        value = palette[index, c]
-                        out[y, x, c] = np.uint8(value)
-                        error = (b, g, r)[c] - value
-                        if x + 1 < width:
-                            work[y, x + 1, c] += error * 7 / 16
-                        if y + 1 < height:
-                            if x > 0:
-                                work[y + 1, x - 1, c] += error * 3 / 16
-                            work[y + 1, x, c] += error * 5 / 16
-                            if x + 1 < width:
-                                work[y + 1, x + 1, c] += error * 1 / 16
-            return out
-
-        _diffuse_kernel = kernel
-    return _diffuse_kernel(work, palette, nearest)
-
-
-_diffuse_kernel = None
+@njit(cache=True)
+def _diffuse(work, palette, nearest):
+    height, width, _ = work.shape
+    out = np.empty((height, width, 3), np.uint8)
+    for y in range(height):
+        for x in range(width):
+            b = min(255.0, max(0.0, work[y, x, 0]))
+            g = min(255.0, max(0.0, work[y, x, 1]))
+            r = min(255.0, max(0.0, work[y, x, 2]))
+            index = nearest[(int(b) >> 2) * 4096 + (int(g) >> 2) * 64 + (int(r) >> 2)]
+            for c in range(3):
+                value = palette[index, c]
+                out[y, x, c] = np.uint8(value)
+                error = (b, g, r)[c] - value
+                if x + 1 < width:
+                    work[y, x + 1, c] += error * 7 / 16
+                if y + 1 < height:
+                    if x > 0:
+                        work[y + 1, x - 1, c] += error * 3 / 16
+                    work[y + 1, x, c] += error * 5 / 16
+                    if x + 1 < width:
+                        work[y + 1, x + 1, c] += error * 1 / 16
+    return out
 
 
 # -- positions ---------------------------------------------------------------------------------------
