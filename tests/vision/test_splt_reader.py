@@ -507,23 +507,6 @@ def test_rescaled_jpeg_kibitz_view_is_never_wrong_without_doubt(factor, quality)
     assert _wrong_unflagged(truth_of(state)["cells"], reading) == (0, [])
 
 
-@pytest.mark.slow
-def test_benchmark_captures_are_never_wrong_without_doubt():
-    """The benchmark's captures (tests/vision/splt_looks.py): every look, 200 pictures."""
-    from tests.vision.splt_looks import captures
-
-    wrong = []
-    for index, (image, truth, look) in enumerate(captures(200, 22)):
-        try:
-            reading = read("splt", image)
-        except NoBoardFound:
-            continue
-        found = _wrong_unflagged(truth["cells"], reading)
-        if found != (0, []):
-            wrong.append((index, look, found))
-    assert not wrong
-
-
 # -- two ways here: the split count and the score (issue 22) -------------------------------------------
 def test_open_fields_by_hand():
     """Worked by hand: continuations reach the board read with 52 splits and score 548, or with
