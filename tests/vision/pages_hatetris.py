@@ -27,7 +27,8 @@ of the well lies outside the screenshot (a phone page zoomed wider than its wind
 Truth dicts: ``cells`` (rows top to bottom: 0 empty, 1 landed, 2 live, as ``Reading.cells``),
 ``well`` (the engine's row bits), ``score``, ``live`` ({piece, x, y, o} or None), ``mode`` (the
 page's: PLAYING, REPLAYING, GAME_OVER), ``enemy``, ``engine_checked`` (the engine replayed the
-keys and agreed), ``well_whole`` (the well's table lies wholly inside the screenshot), ``viewport``,
+keys and agreed), ``well_whole`` (the well's table lies wholly inside the screenshot),
+``score_whole`` (so does the text of the score's line), ``viewport``,
 ``scale``, ``zoom``, ``font`` (the shipped font file of the page's Arial).
 """
 
@@ -128,11 +129,18 @@ _SCROLLED_TO_TOP = """
 }
 """
 
-#: Whether the well's table lies wholly inside the viewport.
-_WELL_WHOLE = """
+#: Whether the well's table, and the score's line, lie wholly inside the viewport.
+_WHOLE = """
 () => {
-  const box = document.querySelector('table').getBoundingClientRect();
-  return box.left >= 0 && box.top >= 0 && box.right <= window.innerWidth && box.bottom <= window.innerHeight;
+  const inside = element => {
+    if (!element) return false;
+    const box = element.getBoundingClientRect();
+    return box.left >= 0 && box.top >= 0 && box.right <= window.innerWidth && box.bottom <= window.innerHeight;
+  };
+  const score = document.querySelector('[data-testid="score"]');
+  const range = document.createRange();
+  if (score) range.selectNodeContents(score);
+  return [inside(document.querySelector('table')), score ? inside(range) : false];
 }
 """
 
@@ -287,7 +295,7 @@ class HatetrisPage:
         image = self.image()
         if self.truth() != truth:
             raise PageDisagrees("the page changed while its screenshot was taken")
-        truth["well_whole"] = self.page.evaluate(_WELL_WHOLE)
+        truth["well_whole"], truth["score_whole"] = self.page.evaluate(_WHOLE)
         return image, truth
 
     def truth(self) -> dict[str, Any]:
@@ -352,12 +360,13 @@ ZOOMS = (0.5, 0.67, 0.75, 0.9, 1.0, 1.1, 1.25, 1.5, 1.75, 2.0)
 #: Device pixels past this many a capture is not taken at (a 4K screen has 8.3 million).
 MOST_PIXELS = 9_000_000
 FITS = (230, 430)
+#: The sessions' kinds, in turn: play with the page's AI (or another), a record replay, long scores.
+SESSION_KINDS = ("play", "replay", "other-AI", "play", "replay", "long-score", "other-AI")
 LONG_SCORES = (90, 900, 1235, 7, 10, 11, 100, 1000, 4444, 8080, 12345, 99999, 606, 31)
 
 
-def _configuration(rng: random.Random, most_pixels: int) -> tuple[str, tuple[int, int], float, float]:
+def _configuration(rng: random.Random, most_pixels: int, layout: str) -> tuple[str, tuple[int, int], float, float]:
     while True:
-        layout = rng.choice(("wide", "narrow"))
         viewport = rng.choice(WIDE if layout == "wide" else NARROW)
         scale, zoom = rng.choice(SCALES), rng.choice(ZOOMS)
         # the well (200 x 400 CSS px, 10 px in) whole in the viewport, as a player's screenshot has it
@@ -423,10 +432,13 @@ def captures(browser, url: str, count: int, seed: int = 0, most_pixels: int = MO
     ``most_pixels`` device pixels (a 4K screen's 8.3 million by default)."""
     rng = random.Random(seed)
     made = 0
+    sessions = 0
     while made < count:
-        layout, viewport, scale, zoom = _configuration(rng, most_pixels)
+        # the kinds and layouts take turns, so that even a small sample has each
+        kind = SESSION_KINDS[sessions % len(SESSION_KINDS)]
+        layout, viewport, scale, zoom = _configuration(rng, most_pixels, ("wide", "narrow")[sessions % 2])
+        sessions += 1
         shots = min(count - made, rng.randint(3, 6))
-        kind = rng.choices(("play", "replay", "other-AI", "long-score"), weights=(4, 3, 2, 1))[0]
         font_file = rng.choice((LIBERATION_SANS, LIBERATION_SANS, DEJAVU_SANS))
         page = HatetrisPage(browser, url, viewport, scale, zoom, clock=kind == "replay", font_file=font_file)
         try:

@@ -1,5 +1,6 @@
 """Follow mode on the live HATETRIS page: the real game is played in headless chromium (the test
-presses the keys of Kibitz's own best placement, from its HATETRIS advisor's ranking), screenshots
+presses the keys of Kibitz's own best placement, from its HATETRIS advisor's ranking with Kibitz's
+weights, which clears a few lines before the AI wins), screenshots
 of the page taken at arbitrary moments (mid-move too: after any key) are the screen, and a
 :class:`vision.follow.Follower` follows untouched.
 
@@ -31,7 +32,7 @@ from vision.follow import Follower, NoBoard, Played, Unexplained
 VIEWPORT = (800, 640)
 #: The chance, after each key, of a screenshot then (a piece mid-move) and of a second one at once
 #: (a settled screen the follower reads).
-SHOT_AFTER_KEY = 0.25
+SHOT_AFTER_KEY = 0.2
 SECOND_SHOT = 0.6
 #: Every placement is on a settled screen before the next one locks, somewhere in the next
 #: piece's fall: two placements between two readings can be told apart by no one when they commute
@@ -58,9 +59,10 @@ def _pieces_sent(start, moves) -> list[str | None]:
 def follow_game(browser, url: str, seed: int, scale: float = 1.0, zoom: float = 1.0,
                 enemy: str = "hatetris", most_placements: int = 400) -> dict[str, Any]:
     """One game on the live page, to game over, followed from screenshots; the numbers of it."""
-    from advisors.hatetris.heuristic import rank
+    from advisors.hatetris.heuristic import WEIGHT_SETS, rank
 
-    rng = random.Random(seed)
+    rng = random.Random(seed)  # when the screenshots are taken
+    chooser = random.Random(-1 - seed)  # which of the advisor's placements is played
     rules = ENEMIES[enemy][1]
     page = HatetrisPage(browser, url, VIEWPORT, scale, zoom)
     numbers: dict[str, Any] = {"seed": seed, "enemy": enemy, "frames": 0, "reads": 0, "unexplained": 0,
@@ -101,8 +103,8 @@ def follow_game(browser, url: str, seed: int, scale: float = 1.0, zoom: float = 
                 unseen = 0
 
         while not actual.over and len(placed) < most_placements:
-            choices = rank(actual, limit=3)
-            pick = choices[0] if rng.random() >= OTHER_CHOICE or len(choices) == 1 else rng.choice(choices[1:])
+            choices = rank(actual, limit=3, weights=WEIGHT_SETS["kibitz"])
+            pick = choices[0] if chooser.random() >= OTHER_CHOICE or len(choices) == 1 else chooser.choice(choices[1:])
             for number, key in enumerate(pick.keys):
                 locks = number == len(pick.keys) - 1  # the last Down locks the piece
                 if locks and unseen >= MOST_PLACEMENTS_UNSEEN:
@@ -184,9 +186,10 @@ def page_url():
 
 def test_a_live_game_is_followed_to_game_over_move_for_move(qapp, page_url):
     with real_pages.Browser() as browser:
-        numbers = follow_game(browser, page_url, seed=1)
+        numbers = follow_game(browser, page_url, seed=0)  # 37 placements, 2 lines
     assert numbers["over"], numbers
     assert numbers["moves"] >= 10 and numbers["moves"] == numbers["placements_played"], numbers
+    assert numbers["score"] >= 1, numbers  # lines were cleared: the follower followed them too
     assert numbers["unexplained"] == 0 and numbers["no_board"] == 0, numbers["notes"]
     assert numbers["animation_moves"] == 0, numbers["notes"]
     assert numbers["followed"] == numbers["moves"], numbers

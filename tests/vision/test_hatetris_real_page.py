@@ -16,7 +16,7 @@ from tests.vision.pages_hatetris import captures
 from vision import NoBoardFound, read
 from vision.reading import DOUBTFUL_BELOW
 
-COUNT = 32
+COUNT = 30
 SEED = 22
 #: Screenshots of at most this many device pixels keep the sample within the suite's time (the
 #: benchmark takes them up to a 4K screen's).
@@ -45,7 +45,8 @@ def test_the_sample_covers_the_looks_layouts_scales_and_zooms(sample):
     assert {"play", "replay", "other-AI"} <= kinds
     assert {look.split()[1] for _, look, _ in sample} == {"wide", "narrow"}
     assert len({truth["scale"] for truth, _, _ in sample}) >= 3
-    assert min(truth["zoom"] for truth, _, _ in sample) <= 0.75 and max(truth["zoom"] for truth, _, _ in sample) >= 1.5
+    zooms = {truth["zoom"] for truth, _, _ in sample}
+    assert len(zooms) >= 3 and min(zooms) <= 0.75 and max(zooms) >= 1.25
     # the truth of the AIs Kibitz's engine plays was the engine's too (pages_hatetris raises otherwise)
     assert sum(truth["engine_checked"] for truth, _, _ in sample) >= COUNT // 2
     assert any(truth["live"] is None for truth, _, _ in sample) or any(truth["mode"] != "PLAYING" for truth, _, _ in sample)
@@ -73,15 +74,18 @@ def test_the_cells_are_the_pages_cell_for_cell(sample):
 
 
 def test_the_score_is_the_pages_or_doubtful(sample):
-    read_right = 0
+    shown = read_right = 0
     for truth, look, reading in sample:
         if isinstance(reading, NoBoardFound):
             continue
         if reading.state.score == truth["score"]:
-            read_right += reading.diagnostics["score_source"] == "page"
+            read_right += truth["score_whole"] and reading.diagnostics["score_source"] == "page"
         else:
             assert "score" in reading.doubtful_fields and not reading.sure, (look, truth["score"], reading.state.score)
-    assert read_right >= 0.75 * len(sample)  # a phone page zoomed in cuts the score off: doubtful
+        # a phone page zoomed in cuts the score's line off; at 50 % zoom on a 1x screen its digits
+        # are too small to be sure of (doubtful by design)
+        shown += truth["score_whole"] and truth["scale"] * truth["zoom"] >= 0.75
+    assert read_right >= 0.9 * shown
 
 
 def test_the_live_piece_and_the_end_of_the_game_are_the_pages(sample):
