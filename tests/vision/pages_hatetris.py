@@ -263,8 +263,8 @@ class HatetrisPage:
         self.score_set = True
 
     def image(self) -> np.ndarray:
-        # an arrow key also scrolls a page taller than its viewport (smoothly, so it goes on after
-        # the key): the screenshot is of the page scrolled to its top, the well whole
+        # a click may have scrolled a page taller than its window (a button brought into view):
+        # the screenshot is of the page at its top left, as a player who scrolls back sees it
         for _ in range(20):
             if self.page.evaluate(_SCROLLED_TO_TOP):
                 break

@@ -134,30 +134,24 @@ def follow_game(browser, url: str, seed: int, scale: float = 1.0, zoom: float = 
             read_ms_median=sorted(read_ms)[len(read_ms) // 2] if read_ms else None,
             notes=notes[:10])
         numbers["ms_per_frame"] = numbers["read_ms_median"] or 0.0
-        numbers["checks"] = {
-            "over": numbers["over"], "placements": [_cells(m) for m in followed] == [_cells(m) for m in real_moves],
-            "pieces": _pieces_sent(follower_start(rules), followed) == _pieces_sent(real.start, real_moves) if real else False,
-            "well": follower.state.well == truth["well"], "score": follower.state.score == truth["score"],
-            "follower_over": follower.state.over}
         for index, (mine, theirs) in enumerate(zip(followed, real_moves)):
             if _cells(mine) != _cells(theirs):
                 notes.append(f"placement {index + 1}: followed {mine}, the page's {theirs}")
                 break
         numbers["notes"] = notes[:10]
-        numbers["tree_equal"] = bool(
-            real is not None and numbers["over"]
-            and [_cells(m) for m in followed] == [_cells(m) for m in real_moves]
-            and [m.piece for m in followed] == [m.piece for m in real_moves]
-            and _pieces_sent(follower_start(rules), followed) == _pieces_sent(real.start, real_moves)
-            and follower.state.well == truth["well"] and follower.state.score == truth["score"]
-            and follower.state.over)
+        numbers["checks"] = checks = {
+            "the page's game is over and its replay code read": numbers["over"] and real is not None,
+            "every placement": [_cells(m) for m in followed] == [_cells(m) for m in real_moves],
+            "every piece the AI sent": real is not None and _pieces_sent(GAME.initial_state(rules), followed)
+            == _pieces_sent(real.start, real_moves),
+            "the well": follower.state.well == truth["well"],
+            "the score": follower.state.score == truth["score"],
+            "game over": follower.state.over,
+        }
+        numbers["tree_equal"] = all(checks.values())
     finally:
         page.close()
     return numbers
-
-
-def follower_start(rules):
-    return GAME.initial_state(rules)
 
 
 def follow_games(count: int, seed: int = 0) -> list[dict[str, Any]]:
