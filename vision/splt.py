@@ -1606,10 +1606,11 @@ STRICT_CELL = 40.0
 SPLIT_VOTE = 0.5
 
 
-#: On a board whose cells are under this many pixels in the caller's image the digits are under
-#: nine pixels tall, their strokes a pixel or less: a 3 and an 8 differ by a stroke the scaling
-#: may have faded, so no number read there is sure (the previous position can settle them).
-SMALL_DIGITS_CELL = 26.0
+#: On a board whose cells are under this many pixels in the caller's image the digits are ten
+#: pixels tall or less, their strokes a pixel or less: a 3 and an 8 differ by a stroke the scaling
+#: may have faded, a 1 a pixel from a 5 makes it a 6, so no number read there is sure (the
+#: previous position can settle them).
+SMALL_DIGITS_CELL = 30.0
 SMALL_DIGITS_CONFIDENCE = 0.5
 #: A number read with less confidence than this is read again (the reading's doubtful cut).
 DOUBTFUL = 0.6
@@ -1796,7 +1797,7 @@ def _centred_on_figure(bgr: np.ndarray, geometry: BoardGeometry) -> BoardGeometr
     it can put the board a column or a few rows over). Unchanged when no figure is seen."""
     cell = geometry.cell
     height, width = bgr.shape[:2]
-    y0, y1 = int(max(geometry.top - 0.9 * cell, 0)), int(min(max(geometry.top + 3.2 * cell, 0), height))
+    y0, y1 = int(max(geometry.top - 1.9 * cell, 0)), int(min(max(geometry.top + 3.2 * cell, 0), height))
     x0, x1 = int(max(geometry.left - 2.5 * cell, 0)), int(min(geometry.right + 2.5 * cell, width))
     if y1 - y0 < 0.3 * cell or x1 - x0 < 2 * cell:
         return geometry
