@@ -1611,6 +1611,8 @@ SPLIT_VOTE = 0.5
 #: may have faded, a 1 a pixel from a 5 makes it a 6, so no number read there is sure (the
 #: previous position can settle them).
 SMALL_DIGITS_CELL = 30.0
+#: Under this many pixels a cell, no cell is sure.
+TOO_SMALL_CELL = 18.0
 SMALL_DIGITS_CONFIDENCE = 0.5
 #: A number read with less confidence than this is read again (the reading's doubtful cut).
 DOUBTFUL = 0.6
@@ -1890,6 +1892,10 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     ink = strokes.ink()
     confidence = shapes.confidence.copy()
     problems = list(shapes.problems)
+    if board.in_caller_pixels(geometry)["cell"] < TOO_SMALL_CELL:
+        # hatching and one-pixel walls are below what such a small board's pixels can show
+        confidence = np.minimum(confidence, TINTED_CONFIDENCE)
+        problems.append(f"the board's cells are under {TOO_SMALL_CELL:.0f} pixels: nothing on it is sure")
 
     points = [box for box, kind in zip(shapes.boxes, shapes.kinds) if kind == POINT]
     regions = [block_number_region(geometry, box) for box in points]
