@@ -765,6 +765,7 @@ def read_cells(lab: np.ndarray, board: Board, palette: Palette) -> list[CellRead
         digit_costs = np.array([0.0, *[NO_DIGITS_COST] * len(TILE_VALUES)], dtype=np.float32)
         glyphs = 0
         unread = np.zeros(len(CELL_VALUES), bool)  # values whose digits were seen but fit none
+        weak = np.zeros(len(CELL_VALUES), bool)  # ... or fit badly
         for text_lab, written in ((palette.dark_text, DARK_TEXT_VALUES), (palette.light_text, LIGHT_TEXT_VALUES)):
             if not region.size or not (plausible & written).any():
                 continue
@@ -775,6 +776,8 @@ def read_cells(lab: np.ndarray, board: Board, palette: Palette) -> list[CellRead
             digit_costs[written] = found_costs[written] - max(0.0, best - UNREADABLE_DIGITS_COST)
             if best > UNREAD_DIGITS_COST:
                 unread |= written
+            if best > UNREADABLE_DIGITS_COST:
+                weak |= written
             glyphs = max(glyphs, found)
         if glyphs:
             digit_costs[0] = INK_ON_EMPTY_COST
@@ -787,6 +790,10 @@ def read_cells(lab: np.ndarray, board: Board, palette: Palette) -> list[CellRead
             # the values above 2048 share one colour: only their digits, each found on its own
             # and fitting, tell them apart (tiny ones run together or fit no template)
             covered = "its digits cannot be told apart"
+        elif palette.contrast < 1.0 and CELL_VALUES[chosen] and weak[chosen]:
+            # under an overlay's veil the golds look alike and the message's letters are drawn
+            # in the digits' colour: digits that fit badly may be letters
+            covered = "its digits are not clear under the overlay"
         else:
             middle, whole = _foreign_shares(smooth_cells[index], cells[index], backgrounds[index], chosen, palette)
             if middle > FOREIGN_SHARE or whole > FOREIGN_WHOLE_SHARE:
