@@ -25,13 +25,21 @@ How it reads:
    its rows: text beside the board is left out; its top line, with the header above it, inside
    the image); the best is fitted by least squares (left, top and pitch together). A board
    whose cells are small on that copy (a small board on a big screen) is looked for again on a
-   closer copy of its part of the image.
+   closer copy of its part of the image. Cell sides are also tried at the pitches the walls
+   repeat at (autocorrelation, ``vision.grid``), so a board among other lines (Kibitz's whole
+   window) is found; lines running on past the board's sides do not count as its walls, and
+   the board is moved by whole cells to stand under the header's figure, which is centred
+   over it just above its top line.
 3. **The normal copy.** The board and its header are cut from the image and scaled so that a cell
    is NORMAL_CELL (48) pixels: every later step works at one size, whatever the screenshot's,
    and a small board's faint strokes are spread over enough pixels. The grid is fitted again to
    the peaks of the masks' column and row counts.
 4. **Cells.** Each cell's inside is white (void), hatched (point block: brightness changes much
-   more across the hatching's direction than along it) or black (plain box).
+   more across the hatching's direction than along it) or black (plain box). Kibitz's own view
+   may draw over the board: the last turn's highlights (coloured outlines, translucent fills)
+   and the advisor's marks (tints, rank numbers, dashed frames). What lies under a tint is
+   never sure; a grey cell without visible hatching is doubtful, or a plain box when tinted
+   with the advice's bluish grey; a box not one shade inside is doubtful.
 5. **Walls** are the stretches along each grid line, at least WALL_RUN cells long, where a mask has
    a pixel near the line (an annotation crossing a wall bridges it). Adjacent cells of the same
    kind belong to the same box unless a wall runs between them; the boxes are the connected
