@@ -534,6 +534,19 @@ def board_image(image: np.ndarray, box: tuple[float, float, float, float], colou
             start, end = rough[axis]
             if abs((end - start) - lengths[1 - axis]) < 0.06 * lengths[1 - axis]:
                 edges[axis] = (int(round(start)), int(round(end)))
+    # a line of the board's colour just beside it (an ad's frame, a toolbar) lengthens a side: keep
+    # the square whose edges the rough box agrees with
+    lengths = [end - start for start, end in edges]
+    longer = int(np.argmax(lengths))
+    if lengths[longer] > 1.015 * lengths[1 - longer]:
+        side = lengths[1 - longer]
+        start, end = edges[longer]
+        rough_start, rough_end = rough[longer]
+        if abs((rough_end - rough_start) - side) < 0.03 * side:
+            edges[longer] = (int(round(rough_start)), int(round(rough_end)))
+        else:
+            edges[longer] = min([(start, start + side), (end - side, end)],
+                                key=lambda edge: abs(edge[0] - rough_start) + abs(edge[1] - rough_end))
     (bx0, bx1), (by0, by1) = edges
     patch = mask[by0:by1, bx0:bx1]
     across, down = fit_grid(patch.mean(axis=0)), fit_grid(patch.mean(axis=1))
