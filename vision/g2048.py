@@ -921,7 +921,8 @@ def read_score_boxes(image: np.ndarray, board: Board) -> dict[str, Any]:
     boxes.sort()
     found: dict[str, Any] = {}
     labf = lab.astype(np.float32)
-    for name, (x, y, w, h) in zip(("best", "score")[2 - min(2, len(boxes)):], boxes[-2:]):
+    # the page's SCORE box is left of its BEST box (a lone box is the score)
+    for name, (x, y, w, h) in zip(("score", "best"), boxes[-2:]):
         inside = labf[y:y + h, x:x + w]
         # light text on the box: the value is the lower, taller line (the label is above it)
         ink = np.clip((inside[..., 0] - box_lab[0] - 10) / 40, 0, 1)
@@ -935,8 +936,6 @@ def read_score_boxes(image: np.ndarray, board: Board) -> dict[str, Any]:
         number = read_number(line)
         if number is not None:
             found[name], found[f"{name}_confidence"] = number[0], round(number[1], 3)
-    if "best" in found and "score" not in found and len(boxes) == 1:
-        found["score"], found["score_confidence"] = found.pop("best"), found.pop("best_confidence")
     return found
 
 
