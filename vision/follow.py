@@ -175,6 +175,9 @@ MAX_PLAYER_MOVES = {"splt": 24, "2048": 3, "1010": 3, "destructo": 3, "hatetris"
 class Explanation:
     moves: tuple[Any, ...]      # player moves and chance outcomes, in the order they are played
     state: Any                  # the position they lead to (the engine's, with its score)
+    #: other lines as short that lead to the same position (2048: a slide and its spawn can leave
+    #: the board another slide and spawn leaves): the board alone cannot tell which was played
+    alternatives: tuple[tuple[Any, ...], ...] = ()
 
 
 def explain(game: Game, previous: Any, target: Any, *, beam_width: int = 400,
@@ -235,6 +238,7 @@ def _explain(game: Game, previous: Any, target: Any, beam_width: int, max_player
             return Explanation(line, state)
         layer.append((state, line))
     for played in range(1, limit + 1):
+        reached: list[tuple[tuple[Any, ...], Any]] = []
         seen: set[Any] = set()
         following: list[tuple[int, Any, tuple[Any, ...]]] = []
         for state, line in layer:
@@ -245,13 +249,18 @@ def _explain(game: Game, previous: Any, target: Any, beam_width: int, max_player
                     continue
                 for settled, settled_line in settle(after, line + (move,)):
                     if done(settled):
-                        return Explanation(settled_line, settled)
+                        reached.append((settled_line, settled))
+                        continue
                     settled_key = key(settled)
                     if settled_key in seen:
                         continue
                     seen.add(settled_key)
                     rank = distance(settled, target) if distance is not None else 0
                     following.append((rank, settled, settled_line))
+        if reached:  # the layer is finished first: every line as short that reaches the board
+            line, state = reached[0]
+            same = [other for other, reached_state in reached[1:] if reached_state == state and other != line]
+            return Explanation(line, state, tuple(same))
         if not following:
             return None
         following.sort(key=lambda entry: entry[0])
@@ -604,6 +613,8 @@ class Settling:
 class Played:
     moves: tuple[Any, ...]   # play these in the tree, in order
     state: Any
+    #: other lines that lead to the same position (the board read cannot tell them apart)
+    alternatives: tuple[tuple[Any, ...], ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -711,4 +722,4 @@ class Follower:
         if not found.moves:
             return Unchanged()
         self.state = found.state
-        return Played(found.moves, found.state)
+        return Played(found.moves, found.state, found.alternatives)

@@ -784,7 +784,14 @@ class CaptureController(QObject):
             played += 1
         texts = " ".join(self.game.move_text(move) for move in event.moves[:played])
         self._show_indicator("Following", GOOD_COLOR, f"Last: {texts}")
-        self._say(f"Follow: played {texts}" if played else "Follow: the moves read could not be played")
+        if not played:
+            self._say("Follow: the moves read could not be played")
+        elif getattr(event, "alternatives", ()):
+            others = "; ".join(" ".join(self.game.move_text(move) for move in line) for line in event.alternatives[:3])
+            self._say(f"Follow: played {texts} — or {others}: they leave the same board, which the "
+                      "capture alone cannot tell apart (the position is right either way)")
+        else:
+            self._say(f"Follow: played {texts}")
 
     def _show_indicator(self, text: str, color: QColor, tip: str) -> None:
         self.indicator.setText(f"● {text}")

@@ -633,3 +633,23 @@ def test_while_following_the_advisor_ranks_once_the_player_pauses(qtbot, window2
     qtbot.waitUntil(lambda: not window._rank_pending, timeout=10000)
     assert ranked == [state]
     assert window.candidates and window.candidates[0].move in GAMES["2048"].legal_moves(state)
+
+
+def test_follow_says_when_the_board_cannot_tell_two_lines_apart(qtbot, following):
+    """A slide and spawn that another slide and spawn would leave identically: the tree gets one,
+    the status line names the other and says the position is right either way."""
+    window = following
+    window.load_position(G2048.parse_board("2 . . ./. . . ./. . . ./. . . 2"), "two corners")
+    before = window.state
+    lines: dict = {}
+    for slide in G2048.legal_moves(before):
+        after = G2048.play(before, slide).state
+        for spawn, _ in G2048.chance_outcomes(after):
+            lines.setdefault(G2048.apply_chance(after, spawn).state, []).append((slide, spawn))
+    board, ways = next((board, ways) for board, ways in lines.items() if len(ways) > 1)
+    FakeFollower.script = [vision.follow.Played(ways[0], board, (ways[1],))]
+    assert window.capture.set_following(True)
+    qtbot.waitUntil(lambda: window.state == board, timeout=5000)
+    other = " ".join(G2048.move_text(move) for move in ways[1])
+    assert f"or {other}" in window.message_text()
+    assert "cannot tell apart" in window.message_text()

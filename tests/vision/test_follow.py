@@ -130,3 +130,23 @@ def test_small_noise_does_not_count_as_a_change(noise):
     follower.feed(_frame(1))
     jitter = np.clip(_frame(1).astype(int) + noise, 0, 255).astype(np.uint8)
     assert isinstance(follower.feed(jitter), Unchanged) and screens.reads == 1
+
+
+def test_lines_that_leave_the_same_board_are_reported_not_hidden():
+    """From 2 in two opposite corners, several slide-and-spawn pairs leave the same board (every
+    pair is enumerated with the engine's own moves and spawns): the explanation gives one and
+    lists the others, so follow mode can say the capture cannot tell them apart."""
+    before = G2048.parse_board("2 . . ./. . . ./. . . ./. . . 2")
+    lines: dict = {}
+    for slide in G2048.legal_moves(before):
+        after = G2048.play(before, slide).state
+        for spawn, _ in G2048.chance_outcomes(after):
+            lines.setdefault(G2048.apply_chance(after, spawn).state, []).append((slide, spawn))
+    shared = next(board for board, ways in lines.items() if len(ways) > 1)
+    found = explain(G2048, before, shared)
+    assert found is not None and found.state == shared
+    every = {found.moves, *found.alternatives}
+    assert every == {tuple(way) for way in lines[shared]} and len(every) > 1
+    # a board only one pair leaves has no alternative
+    single = next(board for board, ways in lines.items() if len(ways) == 1)
+    assert explain(G2048, before, single).alternatives == ()
