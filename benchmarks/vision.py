@@ -38,7 +38,7 @@ TARGET_MS = 100.0
 #: seed) with the game's page served from shared/clients/<folder>; "render" sources (count, seed).
 #: Each yields (image BGR, truth dict with "cells" in the reading's shape and maybe "score", look).
 CAPTURE_SOURCES = {
-    "2048": ("tests.vision.pages_2048", "captures", "page", "2048", "/index.html"),
+    "2048": ("tests.vision.pages_2048", "captures", "page", "2048", ""),  # it opens index.html itself
     "hatetris": ("tests.vision.pages_hatetris", "captures", "page", "hatetris", "/hatetris.html"),
     "1010": ("tests.vision.tenten_looks", "captures", "render", None, None),
     "destructo": ("tests.vision.destructo_looks", "captures", "render", None, None),
