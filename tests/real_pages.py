@@ -138,3 +138,30 @@ def screenshot(page, **options) -> np.ndarray:
     if image is None:
         raise RuntimeError("chromium's screenshot could not be decoded")
     return image
+
+
+@contextlib.contextmanager
+def live_page(folder: str) -> Iterator[tuple[Browser, str]]:
+    """For a test: skip with the reason when the real pages cannot run here, else serve
+    ``shared/clients/<folder>`` and yield (browser, base URL)."""
+    import pytest
+
+    reason = unavailable()
+    if reason:
+        pytest.skip(reason)
+    with served(clients_dir() / folder) as url, Browser() as browser:
+        yield browser, url
+
+
+def read_captures(game: str, captures) -> list[tuple[dict, str, object]]:
+    """(truth, look, reading) of each capture, the reading a ``NoBoardFound`` where none was found."""
+    from vision import NoBoardFound, read
+
+    results = []
+    for image, truth, look in captures:
+        try:
+            reading = read(game, image)
+        except NoBoardFound as error:
+            reading = error
+        results.append((truth, look, reading))
+    return results

@@ -19,6 +19,7 @@ import pytest
 
 from engines import GAMES
 from engines.g2048.state import Slide, Spawn, State
+from tests import real_pages
 from tests.real_pages import Browser, clients_dir, served, unavailable
 from tests.vision.pages_2048 import Page2048
 from vision.follow import Follower, Played, Settling, Unexplained
@@ -201,10 +202,7 @@ def follow_games(count: int = 5, moves: int = 300, seed: int = 0, advisor_ms: fl
 # -- the suite's small count ---------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def live_page():
-    reason = unavailable()
-    if reason:
-        pytest.skip(reason)
-    with served(clients_dir() / "2048") as url, Browser() as browser:
+    with real_pages.live_page("2048") as (browser, url):
         yield browser, url
 
 

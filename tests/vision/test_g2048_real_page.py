@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.real_pages import Browser, clients_dir, served, unavailable
+from tests.real_pages import live_page, read_captures
 from tests.vision.pages_2048 import captures
-from vision import NoBoardFound, read
+from vision import NoBoardFound
 
 COUNT = 36
 SEED = 22
@@ -22,19 +22,8 @@ SEED = 22
 
 @pytest.fixture(scope="module")
 def sample():
-    reason = unavailable()
-    if reason:
-        pytest.skip(reason)
-    with served(clients_dir() / "2048") as url, Browser() as browser:
-        taken = list(captures(browser, url, COUNT, seed=SEED))
-    results = []
-    for image, truth, look in taken:
-        try:
-            reading = read("2048", image)
-        except NoBoardFound as error:
-            reading = error
-        results.append((truth, look, reading))
-    return results
+    with live_page("2048") as (browser, url):
+        return read_captures("2048", list(captures(browser, url, COUNT, seed=SEED)))
 
 
 def _wrong_and_sure(truth, reading) -> list[tuple[int, int, int, int]]:

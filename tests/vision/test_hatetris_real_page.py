@@ -13,7 +13,7 @@ import pytest
 
 from tests import real_pages
 from tests.vision.pages_hatetris import captures
-from vision import NoBoardFound, read
+from vision import NoBoardFound
 from vision.reading import DOUBTFUL_BELOW
 
 COUNT = 30
@@ -25,18 +25,9 @@ MOST_PIXELS = 2_500_000
 
 @pytest.fixture(scope="module")
 def sample():
-    reason = real_pages.unavailable()
-    if reason:
-        pytest.skip(reason)
-    taken = []
-    with real_pages.served(real_pages.clients_dir() / "hatetris") as url, real_pages.Browser() as browser:
-        for image, truth, look in captures(browser, url + "/hatetris.html", COUNT, SEED, MOST_PIXELS):
-            try:
-                reading = read("hatetris", image)
-            except NoBoardFound as error:
-                reading = error
-            taken.append((truth, look, reading))
-    return taken
+    with real_pages.live_page("hatetris") as (browser, url):
+        return real_pages.read_captures(
+            "hatetris", list(captures(browser, url + "/hatetris.html", COUNT, SEED, MOST_PIXELS)))
 
 
 def test_the_sample_covers_the_looks_layouts_scales_and_zooms(sample):
