@@ -1087,6 +1087,10 @@ ONE_ASPECT = 0.3
 #: A glyph is read when its strokes differ from the best template's by at most this much (sum
 #: over the zones of the difference in coverage, each 0..1).
 GLYPH_DISTANCE = 2.5
+#: A glyph differing from its best template by this much (most of one stroke) is read doubtfully,
+#: at most MISFIT_CONFIDENCE.
+MISFIT = 0.8
+MISFIT_CONFIDENCE = 0.5
 #: The zones where a segmented glyph may have strokes, as (left, right, top, bottom) fractions of
 #: its ink box and whether a stroke there runs across (its coverage is the share of columns
 #: inked) or up and down (the share of rows): top, middle and bottom bars; the four side bars;
@@ -1175,7 +1179,12 @@ def match_glyphs(inks: list[np.ndarray]) -> list[tuple[str, float]]:
             if best > GLYPH_DISTANCE:
                 results[index] = ("?", 0.0)
             else:
-                results[index] = (characters[order[row, 0]], float(np.clip((second - best) / 1.5, 0.0, 1.0)))
+                sure = float(np.clip((second - best) / 1.5, 0.0, 1.0))
+                if best >= MISFIT:
+                    # most of a stroke is where the template has none, or missing where it has
+                    # one: the ink is not cleanly this character (a 17 read as a 0 without its foot)
+                    sure = min(sure, MISFIT_CONFIDENCE)
+                results[index] = (characters[order[row, 0]], sure)
     return results  # type: ignore[return-value]
 
 
@@ -1478,11 +1487,19 @@ NUMBER_GAP = 1.2
 
 
 def read_numbers(ink: np.ndarray, regions: list[tuple[int, int, int, int]], min_height: float,
-                 only_digits: bool = True) -> list[tuple[int | None, float]]:
+                 only_digits: bool = True, widest: float | None = None) -> list[tuple[int | None, float]]:
     """The number written in each region (x0, y0, x1, y1) of the ink and how sure; the glyphs of
     all regions are matched together. Pieces of ink too small for a digit (SPECK of its height)
     are left out first. With ``only_digits`` the region holds nothing else, so a piece of ink
-    left out later (too short for a digit) makes its number doubtful."""
+    left out later (too short for a digit) makes its number doubtful, and so does a digit wider
+    than ``widest`` (by default, than the widths of the digits read here allow)."""
+    return _read_numbers(ink, regions, min_height, only_digits, widest)[0]
+
+
+def _read_numbers(ink: np.ndarray, regions: list[tuple[int, int, int, int]], min_height: float,
+                  only_digits: bool = True, widest: float | None = None
+                  ) -> tuple[list[tuple[int | None, float]], float]:
+    """:func:`read_numbers`, and the widest a digit may be that it went by."""
     height, width = ink.shape
     crops, owners = [], []
     found: list[list[Glyph]] = []
@@ -1506,14 +1523,18 @@ def read_numbers(ink: np.ndarray, regions: list[tuple[int, int, int, int]], min_
             owners.append((index, (left, right, top, bottom)))
     for (character, confidence), (index, box) in zip(match_glyphs(crops), owners):
         found[index].append(Glyph(character, confidence, *box))
+    if widest is None:
+        widest = _widest_digit(found)
     numbers = []
     for glyphs, dropped, region in zip(found, left_out, cut):
         number, sure = _number(glyphs)
         if (only_digits and dropped) or _uneven(glyphs) or _ink_between(region, glyphs) \
-                or (only_digits and _off_centre(glyphs, region.shape[1] / 2)) or _too_wide(glyphs):
+                or (only_digits and _off_centre(glyphs, region.shape[1] / 2)) or _too_wide(glyphs) \
+                or any(g.character != "1" and g.right - g.left > widest for g in glyphs) \
+                or _cut_reads_otherwise(region, glyphs):
             sure = min(sure, LEFT_OUT_CONFIDENCE)
         numbers.append((number, sure))
-    return numbers
+    return numbers, widest
 
 
 #: A block's number is centred on it: the digits' middle is at most this share of their height
@@ -1524,6 +1545,58 @@ OFF_CENTRE = 0.3
 #: A digit's ink is about DIGIT_ASPECT as wide as tall: one this much wider has taken in a
 #: neighbour (a 1 standing a pixel from the next digit, read as one glyph).
 TOO_WIDE = 0.85
+
+
+#: The font's digits are all as wide: on one board a digit wider than the others' median by this
+#: share (and at least WIDER_PIXELS, the scaling's rounding) may be a 1 standing against the
+#: next digit (a 13 read as one 8).
+WIDER = 0.15
+WIDER_PIXELS = 3
+#: At least this many digits (1s aside) on the board make their median width a measure.
+WIDTH_SAMPLE = 4
+
+
+def _widest_digit(numbers: list[list[Glyph]]) -> float:
+    """The widest a digit (not a 1) may be among the digits read on a board (no limit with
+    too few of them to tell)."""
+    widths = [g.right - g.left for glyphs in numbers for g in glyphs if g.character not in "1?"]
+    if len(widths) < WIDTH_SAMPLE:
+        return float("inf")
+    median = float(np.median(widths))
+    return median + max(WIDER * median, WIDER_PIXELS - 0.5)
+
+
+#: A side column of a glyph holding ink in at most this share of its rows is no stroke of it
+#: (a stroke's end crossing it: a 3's bars fill about a third of them) but what joined it to
+#: its neighbour.
+JOINT_SHARE = 0.2
+
+
+def _cut_reads_otherwise(region: np.ndarray, glyphs: list[Glyph]) -> bool:
+    """Whether a glyph cut from ink joined to its neighbour reads as another character once the
+    joint's columns at the cut are left out (the cut put a 48's joint inside the 8, so its
+    left bar fell among the middle strokes and it read as a 3)."""
+    for before, after in zip(glyphs, glyphs[1:]):
+        if after.left > before.right:
+            continue
+        for glyph, from_left in ((after, True), (before, False)):
+            ink = region[glyph.top:glyph.bottom, glyph.left:glyph.right]
+            counts = np.count_nonzero(ink, axis=0)
+            thin = counts <= JOINT_SHARE * ink.shape[0]
+            if not thin.any() or glyph.character == "1":
+                continue
+            side = thin if from_left else thin[::-1]
+            trim = int(np.argmin(side)) if not side.all() else 0
+            if trim == 0:
+                continue
+            kept = ink[:, trim:] if from_left else ink[:, :ink.shape[1] - trim]
+            rows = np.nonzero(kept.any(axis=1))[0]
+            if rows.size == 0:
+                continue
+            character, _ = match_glyphs([kept[rows[0]:rows[-1] + 1]])[0]
+            if character != glyph.character:
+                return True
+    return False
 
 
 def _too_wide(glyphs: list[Glyph]) -> bool:
@@ -1567,7 +1640,8 @@ class NumberReading:
 
 
 def read_again(strokes: Strokes, regions: list[tuple[int, int, int, int]], numbers: list[tuple[int | None, float]],
-               min_height: float, only_digits: bool = True, strict: bool = False) -> list[NumberReading]:
+               min_height: float, only_digits: bool = True, strict: bool = False,
+               widest: float | None = None) -> list[NumberReading]:
     """Every number read again from fainter strokes (STROKE_CHECK: a faint stroke the first
     reading missed turns an 8 into a 3); those read the same and sure both times are settled, the others
     are read at the other shares of STROKE_RETRIES too (a small board's faint or thin strokes, a
@@ -1578,7 +1652,7 @@ def read_again(strokes: Strokes, regions: list[tuple[int, int, int, int]], numbe
     every number is read at every share, and one that any of them reads otherwise is doubtful."""
     height, width = strokes.shape
     margin = 4
-    checks = read_numbers(strokes.ink(STROKE_CHECK), regions, min_height, only_digits)
+    checks = read_numbers(strokes.ink(STROKE_CHECK), regions, min_height, only_digits, widest)
     settled = []
     for (number, sure), check, (x0, y0, x1, y1) in zip(numbers, checks, regions):
         if sure >= DOUBTFUL and check[0] == number and check[1] >= DOUBTFUL and not strict:
@@ -1587,7 +1661,7 @@ def read_again(strokes: Strokes, regions: list[tuple[int, int, int, int]], numbe
         window = (max(x0 - margin, 0), max(y0 - margin, 0), min(x1 + margin, width), min(y1 + margin, height))
         inside = (x0 - window[0], y0 - window[1], x1 - window[0], y1 - window[1])
         readings = [(number, sure), check] + [read_numbers(strokes.ink(share, window), [inside], min_height,
-                                                           only_digits)[0] for share in STROKE_RETRIES]
+                                                           only_digits, widest)[0] for share in STROKE_RETRIES]
         support: dict[int | None, float] = {}
         for value, value_sure in readings:
             support[value] = support.get(value, 0.0) + value_sure
@@ -1907,9 +1981,11 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
 
     points = [box for box, kind in zip(shapes.boxes, shapes.kinds) if kind == POINT]
     regions = [block_number_region(geometry, box) for box in points]
-    numbers = read_numbers(ink, regions, DIGIT_HEIGHT * geometry.cell)
+    # one width limit for the board's digits, so every stroke share judges them alike
+    numbers, widest = _read_numbers(ink, regions, DIGIT_HEIGHT * geometry.cell)
     caller_cell = board.in_caller_pixels(geometry)["cell"]
-    numbers = read_again(strokes, regions, numbers, DIGIT_HEIGHT * geometry.cell, strict=caller_cell < STRICT_CELL)
+    numbers = read_again(strokes, regions, numbers, DIGIT_HEIGHT * geometry.cell, strict=caller_cell < STRICT_CELL,
+                         widest=widest)
     read_points = {}
     alternatives = {}
     sure_numbers: set[tuple[int, int, int, int]] = set()
