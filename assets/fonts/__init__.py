@@ -73,6 +73,10 @@ def qt_font(file_name: str, pixels: float | None = None) -> QFont:
     font.setStyle(style)
     if pixels is not None:
         font.setPixelSize(max(1, round(pixels)))
+    # the glyphs' pixels must not depend on the machine's fontconfig either: its hint style moves
+    # outlines (a bare configuration hints fully, Debian's default slightly), so it is set here as
+    # the templates were drawn (slight: vertical only)
+    font.setHintingPreference(QFont.HintingPreference.PreferVerticalHinting)
     return font
 
 
