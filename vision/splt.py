@@ -2118,6 +2118,12 @@ def _from_header(boxes: list[list[int]], confidence: np.ndarray, header: Header,
         # often): it is shown as read for the review to correct, every cell doubtful
         problems.append(f"{refused.reason}; every cell doubtful")
         confidence = np.minimum(confidence, IMPOSSIBLE_CONFIDENCE)
+        # such a board may be one placed wrongly in the image (a row or more off), and the header
+        # is read where that placement puts it: its numbers are no surer (a window's board put
+        # five rows low read its score as 1, sure)
+        header = dataclasses.replace(
+            header, score_confidence=min(header.score_confidence, IMPOSSIBLE_CONFIDENCE),
+            splits_confidence=min(header.splits_confidence, IMPOSSIBLE_CONFIDENCE))
         state = State(boxes=tuple(Box(*box) for box in boxes), score=score, splits=splits_made)
     return _HeaderValues(header, splits, splits_from, score, parity, state, boxes, confidence, problems)
 
