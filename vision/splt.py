@@ -800,6 +800,50 @@ def _advice_tinted(bgr: np.ndarray, board: BoardImage, geometry: BoardGeometry, 
                                advice=cells.unhatched & (kinds == PLAIN))
 
 
+#: A wall running on this share of a cell past the board's side (unbroken) crosses it.
+PAST_SIDE = 0.25
+
+
+def _walls_run_past_sides(vertical: np.ndarray, horizontal: np.ndarray, geometry: BoardGeometry,
+                          walls: "Walls") -> bool:
+    """Whether a wall meeting the board's left, right or bottom side runs on unbroken past it
+    (the top side is left out: the header stands there)."""
+    height, width = horizontal.shape
+    cell = geometry.cell
+    reach = PAST_SIDE * cell
+    tolerance = LINE_OFFSET
+
+    def runs_on(mask: np.ndarray, line: float, start: float, stop: float, along_rows: bool) -> bool:
+        lo, hi = int(np.ceil(min(start, stop))), int(np.floor(max(start, stop)))
+        extent = width if along_rows else height
+        if lo < 0 or hi >= extent or hi - lo < 2:
+            return False
+        centre = int(round(line))
+        for offset in range(-tolerance, tolerance + 1):
+            index = centre + offset
+            if not 0 <= index < (height if along_rows else width):
+                continue
+            if (mask[index, lo:hi + 1] if along_rows else mask[lo:hi + 1, index]).all():
+                return True
+        return False
+
+    left, right, bottom = geometry.x_edge(0), geometry.x_edge(8), geometry.y_edge(16)
+    for row in range(1, 16):
+        y = geometry.y_edge(row)
+        if walls.between_rows[row - 1, 7] >= 0.5 and runs_on(horizontal, y, right + tolerance + 1,
+                                                             right + reach, True):
+            return True
+        if walls.between_rows[row - 1, 0] >= 0.5 and runs_on(horizontal, y, left - reach,
+                                                             left - tolerance - 1, True):
+            return True
+    for column in range(1, 8):
+        x = geometry.x_edge(column)
+        if walls.between_columns[15, column - 1] >= 0.5 and runs_on(vertical, x, bottom + tolerance + 1,
+                                                                    bottom + reach, False):
+            return True
+    return False
+
+
 def _straight(mask: np.ndarray, vertical: bool) -> np.ndarray:
     """The pieces of a line mask at least LINE_BLUR pixels long along their direction."""
     run = np.ones((LINE_BLUR, 1) if vertical else (1, LINE_BLUR), np.uint8)
@@ -1974,6 +2018,14 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     ink = strokes.ink()
     confidence = shapes.confidence.copy()
     problems = list(shapes.problems)
+    if _walls_run_past_sides(vertical, horizontal, geometry, walls):
+        # a board's walls end at its outline: walls running on across a side are those of a
+        # larger board found at part of its size (a pitch of half its cells, a quarter of it)
+        confidence = np.minimum(confidence, IMPOSSIBLE_CONFIDENCE)
+        problems.append("walls run on past the board's sides: it may be part of a larger board")
+        beyond = True
+    else:
+        beyond = False
     if board.in_caller_pixels(geometry)["cell"] < TOO_SMALL_CELL:
         # hatching and one-pixel walls are below what such a small board's pixels can show
         confidence = np.minimum(confidence, TINTED_CONFIDENCE)
@@ -2006,6 +2058,9 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
                    key=lambda box: (box[1], box[0]))
 
     header = read_header(grey, strokes, ink, geometry)
+    if beyond:
+        header = dataclasses.replace(header, score_confidence=min(header.score_confidence, IMPOSSIBLE_CONFIDENCE),
+                                     splits_confidence=min(header.splits_confidence, IMPOSSIBLE_CONFIDENCE))
     if small:
         header = dataclasses.replace(header, score_confidence=min(header.score_confidence, SMALL_DIGITS_CONFIDENCE),
                                      splits_confidence=min(header.splits_confidence, SMALL_DIGITS_CONFIDENCE))
