@@ -160,7 +160,8 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     crop = region.cut(image)
     geometry = region.geometry(found)
     # the board was found in a shrunk overview: its grid is fitted again at the reading's scale
-    refined = _fit_grid(_distance_from(crop, np.array(found.page)), geometry) if found.page else None
+    distance = _distance_from(crop, np.array(found.page)) if found.page else None
+    refined = _fit_grid(distance, geometry) if distance is not None else None
     if refined is not None:
         geometry, found = refined, region.image_geometry(refined)
     labels = colour_labels(crop)
@@ -189,6 +190,12 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
             "note": "a piece in mid-drag: not on the board; the slot it came from shows empty",
         }
     partly = partly_covered(labels, geometry)
+    across = colour_across_gaps(distance, geometry, grid, dragged) if distance is not None else []
+    if across:
+        # a board cell never reaches over the gap to its neighbour: something lies over both
+        diagnostics["across_gaps"] = across
+        for r, c in across:
+            confidence[r, c] = min(confidence[r, c], PARTLY_COVERED_CONFIDENCE)
     if partly:
         # colour over part of a cell, or off its middle: something lies over the board there
         diagnostics["partly_covered"] = partly
@@ -574,6 +581,62 @@ def partly_covered(labels: np.ndarray, geometry: BoardGeometry) -> list[list[int
     suspect = (share > EMPTY_COLOURED) & ((share < FILLED_COLOURED) | (off > PIECE_OFF_MIDDLE * geometry.pitch))
     suspect &= (right > left) & (bottom > top)
     return [[int(r), int(c)] for r, c in zip(*np.nonzero(suspect))]
+
+
+#: A gap between two cells is crossed by colour when its middle line stands from the page at
+#: least this share of the farther of the two cells' distance (a piece over it: about 1; a clean
+#: gap, blurred: under 0.5 in drawn looks, up to 0.75 in the real screenshot shrunk to 12-pixel
+#: cells, where a gap is about a pixel wide) ...
+GAP_CROSSED_SHARE = 0.85
+#: ... and at least this many times as far from the page as the board's empty cells (an empty
+#: cell's grey is never a piece's colour).
+GAP_CROSSED_OVER_EMPTY = 2.0
+
+
+def colour_across_gaps(distance: np.ndarray, geometry: BoardGeometry, grid: np.ndarray,
+                       dragged: DraggedPiece | None = None) -> list[list[int]]:
+    """The cells beside a gap of the grid that is not the page: a piece in mid-drag or an overlay
+    lying over the board off the grid's steps, even when it has the colour of the cells under it
+    (then no one-colour square of it shows apart, and the cell it half covers may look filled).
+    ``distance``: each pixel's distance from the page; ``grid``: the occupancy read (its empty
+    cells tell how far from the page the board's grey is); gaps under the cells of ``dragged``
+    (found and accounted for already) are left out."""
+    height, width = distance.shape
+    pitch = geometry.pitch
+    ys, xs = cell_samples(geometry, 0.25, 4)
+    cells = np.median(distance[np.clip(ys, 0, height - 1), np.clip(xs, 0, width - 1)], axis=2).astype(np.float64)
+    empty = float(np.median(cells[grid == 0])) if (grid == 0).any() else 0.0
+    lines = np.arange(SIZE + 1)
+    along = np.arange(SIZE)[:, None] + np.linspace(0.3, 0.7, 7)[None]  # the middle of each cell's side
+    reach = max(1, round(0.04 * pitch))  # the fit may be a pixel off the gap's middle
+    # down the gaps between columns: per row (10) and line (11), the least distance across the gap
+    line_x = np.round(geometry.left + lines * pitch).astype(int)
+    rows_y = np.clip(np.round(geometry.top + along * pitch).astype(int), 0, height - 1)
+    down = np.min([np.median(distance[rows_y[:, :, None], np.clip(line_x + dx, 0, width - 1)[None, None, :]], axis=1)
+                   for dx in range(-reach, reach + 1)], axis=0)
+    # across the gaps between rows: per line (11) and column (10)
+    line_y = np.round(geometry.top + lines * pitch).astype(int)
+    columns_x = np.clip(np.round(geometry.left + along * pitch).astype(int), 0, width - 1)
+    across = np.min([np.median(distance[np.clip(line_y + dy, 0, height - 1)[:, None, None], columns_x[None, :, :]], axis=2)
+                     for dy in range(-reach, reach + 1)], axis=0)
+    padded = np.pad(cells, 1)
+    beside_down = np.maximum(padded[1:-1, :-1], padded[1:-1, 1:])  # 10 rows x 11 lines
+    beside_across = np.maximum(padded[:-1, 1:-1], padded[1:, 1:-1])  # 11 lines x 10 columns
+    floor = GAP_CROSSED_OVER_EMPTY * empty
+    crossed_down = (down >= GAP_CROSSED_SHARE * beside_down) & (down > floor) & (down > 0)
+    crossed_across = (across >= GAP_CROSSED_SHARE * beside_across) & (across > floor) & (across > 0)
+    if dragged is not None:
+        hidden = _dragged_mask(distance.shape, dragged, geometry)
+        middle = np.clip(np.round(geometry.top + (np.arange(SIZE) + 0.5) * pitch).astype(int), 0, height - 1)
+        crossed_down &= ~hidden[middle[:, None], np.clip(line_x, 0, width - 1)[None, :]]
+        middle = np.clip(np.round(geometry.left + (np.arange(SIZE) + 0.5) * pitch).astype(int), 0, width - 1)
+        crossed_across &= ~hidden[np.clip(line_y, 0, height - 1)[:, None], middle[None, :]]
+    found = set()
+    for r, line in zip(*np.nonzero(crossed_down)):
+        found.update((int(r), int(c)) for c in (line - 1, line) if 0 <= c < SIZE)
+    for line, c in zip(*np.nonzero(crossed_across)):
+        found.update((int(r), int(c)) for r in (line - 1, line) if 0 <= r < SIZE)
+    return [list(cell) for cell in sorted(found)]
 
 
 def _dragged_mask(shape: tuple[int, int], dragged: DraggedPiece, geometry: BoardGeometry) -> np.ndarray:
@@ -974,22 +1037,32 @@ class Glyph:
 def header_numbers(image: np.ndarray, geometry: BoardGeometry) -> list[list[Glyph]]:
     """The runs of digit-high marks above the board, left to right (the score, then the best
     score beyond the trophy)."""
+    return _header_marks(image, geometry)[0]
+
+
+def _header_marks(image: np.ndarray, geometry: BoardGeometry
+                  ) -> tuple[list[list[Glyph]], list[tuple[int, int, int, int]]]:
+    """:func:`header_numbers`' runs, and the boxes (x0, y0, x1, y1 in the crop) of the other
+    marks at least half a digit high that were not taken as digits (a trophy, or digits that ran
+    together into a mark taller than the others)."""
     pitch = geometry.pitch
     y0, y1 = max(0, round(geometry.top - 2.8 * pitch)), max(0, round(geometry.top - 0.8 * pitch))
     x0, x1 = max(0, round(geometry.left - 0.5 * pitch)), round(geometry.right)
     if y1 - y0 < 0.4 * pitch or x1 - x0 < pitch:
-        return []
+        return [], []
     band = image[y0:y1, x0:x1]
     # ink is what differs from the page: light digits on the dark theme, dark or coloured ones on
     # the light theme
     ink = _distance_from(band, np.median(band.reshape(-1, 3), axis=0)).astype(np.float32)
     count, _, stats, _ = cv2.connectedComponentsWithStats((ink > 30).astype(np.uint8), connectivity=8)
-    boxes = [tuple(int(v) for v in stats[label][:4]) for label in range(1, count)
-             if 0.4 * pitch <= stats[label][3] <= 0.85 * pitch]
+    marks = [tuple(int(v) for v in stats[label][:4]) for label in range(1, count)]
+    boxes = [box for box in marks if 0.4 * pitch <= box[3] <= 0.85 * pitch]
     if not boxes:
-        return []
+        return [], []
     height = float(np.median([h for _, _, _, h in boxes]))
     boxes = sorted(box for box in boxes if abs(box[3] - height) <= 0.12 * height + 0.5)
+    others = [(x0 + x, y0 + y, x0 + x + w, y0 + y + h) for x, y, w, h in marks
+              if (x, y, w, h) not in boxes and h >= 0.5 * height]
     runs: list[list[Glyph]] = []
     last_right = None
     for x, y, w, h in boxes:
@@ -998,7 +1071,17 @@ def header_numbers(image: np.ndarray, geometry: BoardGeometry) -> list[list[Glyp
         last_right = x + w
         for part_x, part_width in _split_touching(ink[y:y + h], x, w, h):
             runs[-1].append(_glyph(ink, (part_x, y, part_width, h), (x0, y0)))
-    return runs
+    return runs, others
+
+
+def _mark_before(run: list[Glyph], marks: list[tuple[int, int, int, int]]) -> bool:
+    """Whether one of ``marks`` lies on the run's line left of its first digit, no farther from
+    it than digits of one number lie apart: the number may begin in it. (Only the trophy may
+    follow the score: on the dark theme it stands right after the score's last digit.)"""
+    left, top = run[0].box[0], min(glyph.box[1] for glyph in run)
+    bottom = max(glyph.box[3] for glyph in run)
+    reach = 0.6 * (bottom - top)
+    return any(my0 < bottom and my1 > top and left - reach <= mx1 and mx0 < left for mx0, my0, mx1, my1 in marks)
 
 
 def _split_touching(rows: np.ndarray, x: int, w: int, h: int) -> list[tuple[int, int]]:
@@ -1114,7 +1197,7 @@ def read_number(glyphs: list[Glyph]) -> tuple[int | None, str]:
 def read_scores(image: np.ndarray, geometry: BoardGeometry) -> dict[str, Any]:
     """The score (left of the trophy) and the best score (right of it) above the board, when
     every digit matches a template; otherwise None with the reason."""
-    runs = header_numbers(image, geometry)
+    runs, marks = _header_marks(image, geometry)
     middle = geometry.left + geometry.side / 2
     found: dict[str, Any] = {"score": None, "best": None}
     left_runs = [run for run in runs if run[0].box[0] < middle]
@@ -1124,6 +1207,9 @@ def read_scores(image: np.ndarray, geometry: BoardGeometry) -> dict[str, Any]:
             found[f"{name}_note"] = "no digits found"
             continue
         number, why = read_number(run[0])
+        if number is not None and name == "score" and _mark_before(run[0], marks):
+            number, why = None, ("a mark that is not a digit lies right before the digits read "
+                                 f"({number}): the score may begin in it")
         found[name] = number
         if number is None:
             found[f"{name}_note"] = why

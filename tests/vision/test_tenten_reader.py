@@ -451,3 +451,45 @@ def test_the_benchmark_judge_counts_silent_errors_apart():
     assert counts["tray_right"] == 0 and counts["tray_wrong_not_doubtful"] == 1
     assert counts["score_right"] == 0 and counts["score_wrong_not_doubtful"] == 0
     assert counts["boards_exact"] == 0 and counts["sure"] == 0
+
+
+#: Pictures of ``tenten_looks.captures(500, 22)`` (numbers 82, 198 and 483) that were read wrong
+#: without a doubt, drawn again from their parameters: (board by colour initial, tray, score, best,
+#: layout, width, page, dragged piece (letter, column, row), resize factor, JPEG quality).
+_INITIALS = {"b": "blue", "g": "green", "r": "red", "t": "teal", "p": "pink", "l": "lime", "o": "orange",
+             "y": "yellow", "u": "purple"}
+SILENT_ERRORS_SEED_22 = {
+    # a blue L dragged over blue cells: no square of it stands apart, the empty cells it half covers
+    # looked filled
+    "blue piece over blue cells": (
+        ["...o.ybbbb", "...o.ypppp", "...obbbooo", "tttbbbbbb.", "u..bbb..b.", "g..y.b..b.", "gg.y.bbbb.",
+         ".yy.yy.bbb", "ooo...gg.b", "..rrrrrgub"], (None, None, None), 97, 34064,
+        "phone", 328, "#f6f6f6", ("L", 3.705195874969259, 2.9341493741624354), 0.8687215600214544, 71),
+    # a red 5-bar dragged over red and other cells: two of its five cells were found, the empty
+    # cell under a third looked filled
+    "red bar partly found": (
+        [".ooo..o...", ".gg.g.trg.", "..g.ggtr.o", "ggb....r.o", "llb....gg.", "llb.b.bg..", "lgg.b.r..p",
+         "bg..b.rb.p", "b.ug..rbgp", "..gg..oo.."], ("j", None, "r"), 174, 5981,
+        "phone", 359, "#ffffff", ("H", 1.7927492325200336, 4.904873883151745), 1.0, None),
+    # the score's first three digits ran into one mark taller than the rest: 241 was read for 906241
+    "score digits run together": (
+        [".oooyygb.b", "ttt..ggy.b", ".bbb...b.b", "ybbbb.gg.b", ".b.....g..", "rpbttt...p", "rp.uullygp",
+         ".yyy.yyggg", "r.gypppp.p", "rrrrrrbb.."], ("R", None, None), 906241, 931579,
+        "web", 1178, "#ffffff", ("O", 6.727393252484754, 0.49986423226928967), 0.6448100024468334, 67),
+}
+
+
+@pytest.mark.parametrize("name", list(SILENT_ERRORS_SEED_22))
+def test_silent_errors_found_in_the_seeded_looks_are_doubtful(qapp, name):
+    rows, tray, score, best, layout, width, page, dragged, factor, quality = SILENT_ERRORS_SEED_22[name]
+    colours = tuple(tuple(_INITIALS.get(code) for code in row) for row in rows)
+    position = tenten_looks.Position(colours, tray, score, best)
+    image, truth = tenten_looks.draw(position, "light", layout, width, page, dragged)
+    if factor != 1.0:
+        image = tenten_looks.resized(image, factor)
+    image = tenten_looks.compressed(image, quality)
+    reading = read("1010", image)
+    counts = tenten_looks.judge(reading, {**truth, "grid": position.grid, "tray": list(tray), "score": score})
+    assert counts["cells_wrong_not_doubtful"] == 0
+    assert counts["score_wrong_not_doubtful"] == 0
+    assert not reading.sure
