@@ -1732,11 +1732,12 @@ STRICT_CELL = 40.0
 SPLIT_VOTE = 0.5
 
 
-#: On a board whose cells are under this many pixels in the caller's image the digits are ten
+#: On a board whose cells are under this many pixels in the caller's image the digits are eleven
 #: pixels tall or less, their strokes a pixel or less: a 3 and an 8 differ by a stroke the scaling
-#: may have faded, a 1 a pixel from a 5 makes it a 6, so no number read there is sure (the
-#: previous position can settle them).
-SMALL_DIGITS_CELL = 30.0
+#: may have faded, a 1 a pixel from a 5 makes it a 6 (and at 32-px cells, scaled or JPEG'd, an 8
+#: lost its left bar to read 6, a 6 its bottom-left to read 5), so no number read there is sure
+#: (the previous position can settle them).
+SMALL_DIGITS_CELL = 34.0
 #: Under this many pixels a cell, no cell is sure.
 TOO_SMALL_CELL = 18.0
 SMALL_DIGITS_CONFIDENCE = 0.5
