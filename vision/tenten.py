@@ -1041,10 +1041,10 @@ def header_numbers(image: np.ndarray, geometry: BoardGeometry) -> list[list[Glyp
 
 
 def _header_marks(image: np.ndarray, geometry: BoardGeometry
-                  ) -> tuple[list[list[Glyph]], list[tuple[int, int, int, int]]]:
-    """:func:`header_numbers`' runs, and the boxes (x0, y0, x1, y1 in the crop) of the other
-    marks at least half a digit high that were not taken as digits (a trophy, or digits that ran
-    together into a mark taller than the others)."""
+                  ) -> tuple[list[list[Glyph]], list[tuple[tuple[int, int, int, int], list[Glyph]]]]:
+    """:func:`header_numbers`' runs, and the other marks at least half a digit high that were
+    not taken as digits (a trophy, or digits that ran together into a mark taller than the
+    others): each mark's box (x0, y0, x1, y1 in the crop) and its parts cut as digits."""
     pitch = geometry.pitch
     y0, y1 = max(0, round(geometry.top - 2.8 * pitch)), max(0, round(geometry.top - 0.8 * pitch))
     x0, x1 = max(0, round(geometry.left - 0.5 * pitch)), round(geometry.right)
@@ -1061,8 +1061,9 @@ def _header_marks(image: np.ndarray, geometry: BoardGeometry
         return [], []
     height = float(np.median([h for _, _, _, h in boxes]))
     boxes = sorted(box for box in boxes if abs(box[3] - height) <= 0.12 * height + 0.5)
-    others = [(x0 + x, y0 + y, x0 + x + w, y0 + y + h) for x, y, w, h in marks
-              if (x, y, w, h) not in boxes and h >= 0.5 * height]
+    others = [((x0 + x, y0 + y, x0 + x + w, y0 + y + h),
+               [_glyph(ink, (part_x, y, part_width, h), (x0, y0)) for part_x, part_width in _split_touching(ink[y:y + h], x, w, h)])
+              for x, y, w, h in marks if (x, y, w, h) not in boxes and h >= 0.5 * height]
     runs: list[list[Glyph]] = []
     last_right = None
     for x, y, w, h in boxes:
@@ -1074,14 +1075,22 @@ def _header_marks(image: np.ndarray, geometry: BoardGeometry
     return runs, others
 
 
-def _mark_before(run: list[Glyph], marks: list[tuple[int, int, int, int]]) -> bool:
-    """Whether one of ``marks`` lies on the run's line left of its first digit, no farther from
-    it than digits of one number lie apart: the number may begin in it. (Only the trophy may
-    follow the score: on the dark theme it stands right after the score's last digit.)"""
+def _number_goes_on(run: list[Glyph], marks: list[tuple[tuple[int, int, int, int], list[Glyph]]]) -> bool:
+    """Whether the number of ``run`` may go on in one of ``marks`` on its line, no farther from
+    its ends than digits of one number lie apart: any such mark before its first digit, or one
+    after its last that reads as digits (the trophy may stand right after the score: on the dark
+    theme it does)."""
     left, top = run[0].box[0], min(glyph.box[1] for glyph in run)
-    bottom = max(glyph.box[3] for glyph in run)
+    right, bottom = run[-1].box[2], max(glyph.box[3] for glyph in run)
     reach = 0.6 * (bottom - top)
-    return any(my0 < bottom and my1 > top and left - reach <= mx1 and mx0 < left for mx0, my0, mx1, my1 in marks)
+    for (mx0, my0, mx1, my1), glyphs in marks:
+        if not (my0 < bottom and my1 > top):
+            continue
+        if left - reach <= mx1 and mx0 < left:
+            return True
+        if right < mx1 and mx0 <= right + reach and read_number(glyphs)[0] is not None:
+            return True
+    return False
 
 
 def _split_touching(rows: np.ndarray, x: int, w: int, h: int) -> list[tuple[int, int]]:
@@ -1207,9 +1216,9 @@ def read_scores(image: np.ndarray, geometry: BoardGeometry) -> dict[str, Any]:
             found[f"{name}_note"] = "no digits found"
             continue
         number, why = read_number(run[0])
-        if number is not None and name == "score" and _mark_before(run[0], marks):
-            number, why = None, ("a mark that is not a digit lies right before the digits read "
-                                 f"({number}): the score may begin in it")
+        if number is not None and name == "score" and _number_goes_on(run[0], marks):
+            number, why = None, ("a mark not taken as digits lies right beside the digits read "
+                                 f"({number}): the score may go on in it")
         found[name] = number
         if number is None:
             found[f"{name}_note"] = why
