@@ -66,9 +66,11 @@ def _grid(cells):
     return cells if isinstance(cells, list) and all(isinstance(row, list) for row in cells) else None
 
 
-def judge(game: str, expected, reading) -> tuple[int, int, int]:
+def judge(game: str, expected, reading, alternatives=()) -> tuple[int, int, int]:
     """(cells right, cells, wrong cells not marked doubtful) of a reading against the truth's
-    ``cells``; a reading that failed (None) has every cell wrong and none unflagged."""
+    ``cells``; a reading that failed (None) has every cell wrong and none unflagged. A grid
+    cell may also rightly show its value in any of ``alternatives`` (boards a frame caught
+    mid-animation shows between the move's two positions)."""
     from vision.reading import DOUBTFUL_BELOW
 
     if game == "splt":
@@ -98,16 +100,26 @@ def judge(game: str, expected, reading) -> tuple[int, int, int]:
     for r, row in enumerate(want):
         for c, value in enumerate(row):
             got = have[r][c] if have is not None and r < len(have) and c < len(have[r]) else object()
-            if got == value:
+            if got == value or any(got == _grid(board)[r][c] for board in alternatives):
                 right += 1
             elif confidence.shape[:2] == (len(want), len(row)) and confidence[r, c] >= DOUBTFUL_BELOW:
                 unflagged += 1
     return right, total, unflagged
 
 
+def _alternatives(truth: dict) -> list:
+    """The boards a capture caught mid-animation may rightly show besides its truth (2048's page
+    captures give the board before the key and the boards in between)."""
+    if not truth.get("animating"):
+        return []
+    return [*truth.get("between_cells", []), *([truth["before_cells"]] if "before_cells" in truth else [])]
+
+
 def _field_unflagged(truth: dict, reading) -> int:
-    """1 when the truth gives a score, the reading's differs and is not a doubtful field."""
-    if reading is None or truth.get("score") is None:
+    """1 when the truth gives a score the image shows, the reading's differs and is not a
+    doubtful field (a frame caught mid-animation may show either score: not judged)."""
+    if reading is None or truth.get("score") is None or truth.get("animating") \
+            or truth.get("score_visible") is False:
         return 0
     score = getattr(reading.state, "score", None)
     return int(score != truth["score"] and "score" not in reading.doubtful_fields)
@@ -200,7 +212,7 @@ def _read_captures(game: str, captures, results: list[dict]) -> None:
         except Exception as failure:  # noqa: BLE001 - a failed read is a result, counted
             reading, error = None, f"{type(failure).__name__}: {failure}"
         elapsed = (time.perf_counter() - started) * 1000
-        right, total, unflagged = judge(game, _expected_cells(truth), reading)
+        right, total, unflagged = judge(game, _expected_cells(truth), reading, _alternatives(truth))
         results.append({"game": game, "look": look, "right": right, "total": total,
                         "unflagged": unflagged, "field_unflagged": _field_unflagged(truth, reading),
                         "exact": right == total, "sure": bool(reading is not None and reading.sure),
