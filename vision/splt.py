@@ -1575,7 +1575,7 @@ def _read_numbers(ink: np.ndarray, regions: list[tuple[int, int, int, int]], min
         if (only_digits and dropped) or _uneven(glyphs) or _ink_between(region, glyphs) \
                 or (only_digits and _off_centre(glyphs, region.shape[1] / 2)) or _too_wide(glyphs) \
                 or any(g.character != "1" and g.right - g.left > widest for g in glyphs) \
-                or _cut_reads_otherwise(region, glyphs):
+                or _cut_reads_otherwise(region, glyphs) or any(_bar_apart(region, g) for g in glyphs):
             sure = min(sure, LEFT_OUT_CONFIDENCE)
         numbers.append((number, sure))
     return numbers, widest
@@ -1640,6 +1640,34 @@ def _cut_reads_otherwise(region: np.ndarray, glyphs: list[Glyph]) -> bool:
             character, _ = match_glyphs([kept[rows[0]:rows[-1] + 1]])[0]
             if character != glyph.character:
                 return True
+    return False
+
+
+#: A column of a glyph inked over this share of its height is a side bar; a row inked over
+#: ACROSS_BAR of its width is an across bar.
+SIDE_BAR = 0.6
+ACROSS_BAR = 0.5
+
+
+def _bar_apart(region: np.ndarray, glyph: Glyph) -> bool:
+    """Whether a bar along a side of the glyph touches none of its across bars: a digit's side
+    bars meet its top, middle or bottom bars, so such a bar is a 1 standing against the next
+    digit, both read as one glyph (a 13 read as an 8)."""
+    if glyph.character == "1":
+        return False
+    ink = region[glyph.top:glyph.bottom, glyph.left:glyph.right]
+    height, width = ink.shape
+    across = np.nonzero(np.count_nonzero(ink, axis=1) >= ACROSS_BAR * width)[0]
+    if across.size == 0:
+        return False
+    bars = np.count_nonzero(ink, axis=0) > SIDE_BAR * height
+    for side in (bars, bars[::-1]):
+        count = int(np.argmin(side)) if not side.all() else width
+        if count == 0 or count >= width - 1:
+            continue
+        inner = count if side is bars else width - 1 - count
+        if not ink[across, inner].any():
+            return True
     return False
 
 
