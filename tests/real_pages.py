@@ -67,11 +67,23 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _QuietServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        """A page closed while a file was on its way (the browser gone mid-request) is no error
+        worth a traceback; anything else still is."""
+        import sys
+
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
+
 @contextlib.contextmanager
 def served(folder: Path) -> Iterator[str]:
     """Serve ``folder`` on 127.0.0.1 at a free port; yields the base URL (no trailing slash)."""
     handler = functools.partial(_QuietHandler, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = _QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, name="real-page-server", daemon=True)
     thread.start()
     try:
