@@ -419,7 +419,9 @@ def test_kibitz_window_is_read_back_in_both_layouts_at_several_sizes():
     advisor's table, the toolbars' lines longer than any of the board's). A finished game (no
     advice drawn) and a live one (the advisor's tints, rank numbers and dashed frame on the
     board), in both layouts: the board is found, nothing is wrong without doubt, and where the
-    cells are 40 px or more every cell is exact. The truth is the engine state loaded."""
+    cells are 40 px or more every cell of the finished game is exact (what the advice tints is
+    left doubtful, and whether the advice is drawn yet when the window is grabbed depends on the
+    machine's speed). The truth is the engine state loaded."""
     from tests.vision.splt_looks import kibitz_window, played, truth_of, window_view
 
     finished, _, _ = played(120, 2)
@@ -433,7 +435,7 @@ def test_kibitz_window_is_read_back_in_both_layouts_at_several_sizes():
                     reading = read("splt", window_view(window, state, layout, size))
                     where = (state.splits, layout, size)
                     assert _wrong_unflagged(truth, reading) == (0, []), where
-                    if reading.diagnostics["board_px"]["cell"] >= 40:
+                    if state is finished and reading.diagnostics["board_px"]["cell"] >= 40:
                         assert compare(truth, reading.cells)[0] >= 128, where
 
 
