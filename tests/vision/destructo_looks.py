@@ -40,6 +40,7 @@ import numpy as np
 from engines.destructo import State
 from engines.destructo.levels import LEVEL_TABLE, deal_level
 from engines.destructo.rules import COLOURLESS, Boulder, group_at, remove
+from tests.vision.pictures import jpeg
 
 LOOKS = ("html5", "sprites", "kibitz")
 #: The crops' boulder pitch (px) and how far the transcription's cell box starts past the gap's
@@ -188,13 +189,6 @@ def on_page(board: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, tu
     return page, (margin_x, margin_y)
 
 
-def compressed(image: np.ndarray, quality: int | None) -> np.ndarray:
-    """The image as a JPEG of ``quality`` would show it (None: as it is, a PNG)."""
-    if quality is None:
-        return image
-    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
-    return cv2.imdecode(data, cv2.IMREAD_COLOR)
-
 
 def size_word(boulder_height: float) -> str:
     return "small" if boulder_height < SMALL_BELOW else "large" if boulder_height > LARGE_ABOVE else "native"
@@ -230,7 +224,7 @@ def game_render(rng: np.random.Generator, look: str, data: Path, boulder_height:
     page, origin = on_page(board_image, rng)
     if quality == -1:
         quality = None if rng.random() < 0.4 else int(rng.integers(50, 96))
-    image = compressed(page, quality)
+    image = jpeg(page, quality)
     words = [look, size_word(height), "png" if quality is None else "jpeg"] + (["selected"] if pale else [])
     truth = {"cells": names, "selected": sorted([list(cell) for cell in pale]), "level": level,
              "board_px": {"left": origin[0], "top": origin[1], "pitch_x": PITCH_X * scale, "pitch_y": height},
@@ -254,7 +248,7 @@ def kibitz_render(rng: np.random.Generator, boulder_height: float | None = None,
                          seed=int(rng.integers(1 << 30)))
     if quality == -1:
         quality = None if rng.random() < 0.4 else int(rng.integers(50, 96))
-    image = compressed(image, quality)
+    image = jpeg(image, quality)
     truth = {"cells": [[cell_name(cell) for cell in row] for row in board], "selected": [], "level": level,
              "format": "png" if quality is None else f"jpeg q{quality}"}
     return image, truth, " ".join(["kibitz", size_word(height), "png" if quality is None else "jpeg"])

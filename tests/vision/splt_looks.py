@@ -20,10 +20,10 @@ from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from engines import GAMES  # noqa: E402
+from tests.vision.pictures import jpeg, resized  # noqa: E402
 
 GAME = GAMES["splt"]
 
@@ -160,16 +160,6 @@ def real_cases():
 
     data = reference_data_dir()
     return cases(data) if data is not None else []
-
-
-def resized(image: np.ndarray, factor: float) -> np.ndarray:
-    interpolation = cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC
-    return cv2.resize(image, None, fx=factor, fy=factor, interpolation=interpolation)
-
-
-def jpeg(image: np.ndarray, quality: int) -> np.ndarray:
-    _, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
-    return cv2.imdecode(data, cv2.IMREAD_COLOR)
 
 
 # -- the benchmark's captures ------------------------------------------------------------------------

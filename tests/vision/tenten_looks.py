@@ -37,6 +37,7 @@ import numpy as np  # noqa: E402
 from assets.fonts import CLEAR_SANS, DEJAVU_SANS_BOLD, qt_font  # noqa: E402
 from engines.tenten.pieces import BY_LETTER, LETTERS, SIZE  # noqa: E402
 from engines.tenten import reference as rules  # noqa: E402
+from tests.vision.pictures import jpeg, resized  # noqa: E402
 
 #: The colour family of each piece (spec 5: red 5-bar, yellow 2-bar, purple single confirmed; the
 #: others consistent with the real screenshot).
@@ -357,14 +358,6 @@ def draw(position: Position, look: Look | str, layout: str = "phone", width: int
     return canvas, truth
 
 
-def compressed(image: np.ndarray, quality: int | None) -> np.ndarray:
-    """``image`` after a JPEG round trip at ``quality`` (None: as a PNG, unchanged)."""
-    if quality is None:
-        return image
-    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
-    assert ok
-    return cv2.imdecode(data, cv2.IMREAD_COLOR)
-
 
 def random_render(rng: np.random.Generator, theme: str | None = None, layout: str | None = None
                   ) -> tuple[np.ndarray, dict[str, Any], str]:
@@ -398,17 +391,12 @@ def random_render(rng: np.random.Generator, theme: str | None = None, layout: st
         factor = float(rng.uniform(0.55, 0.95) if rng.random() < 0.75 else rng.uniform(1.2, 1.6))
         image = resized(image, factor)
         truth["board_px"] = {key: round(value * factor, 2) for key, value in truth["board_px"].items()}
-    image = compressed(image, quality)
+    image = jpeg(image, quality)
     label = f"{theme} {layout}"
     truth.update(look=theme, layout=layout, width=image.shape[1], drawn_width=width, resized=round(factor, 3),
                  format="png" if quality is None else f"jpeg q{quality}")
     return image, truth, label
 
-
-def resized(image: np.ndarray, factor: float) -> np.ndarray:
-    """``image`` scaled by ``factor`` as an image viewer would (area average down, cubic up)."""
-    interpolation = cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC
-    return cv2.resize(image, None, fx=factor, fy=factor, interpolation=interpolation)
 
 
 def captures(count: int, seed: int = 0) -> Iterator[tuple[np.ndarray, dict[str, Any], str]]:

@@ -22,6 +22,7 @@ from engines.destructo import State
 from engines.destructo.levels import LEVEL_TABLE, deal_level
 from engines.destructo.notation import parse_board
 from engines.destructo.rules import COLOURLESS, POWER_UPS, Boulder, remove
+from tests.vision.pictures import resized
 from tests.vision.render import render_board
 from tests.vision.truth_destructo import cases
 from vision import NoBoardFound, destructo, read
@@ -50,10 +51,6 @@ def transcription(reference_data: Path) -> dict:
 def crops(truth) -> dict:
     return {name: case.load() for name, case in truth.items()}
 
-
-def resized(image: np.ndarray, factor: float) -> np.ndarray:
-    return cv2.resize(image, None, fx=factor, fy=factor,
-                      interpolation=cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC)
 
 
 def expected_cells(board) -> list[list[str | None]]:

@@ -18,6 +18,7 @@ import pytest
 
 from app import cli
 from engines.g2048 import State
+from tests.vision.pictures import jpeg, resized
 from tests.vision.render import render_board
 from tests.vision.truth_g2048 import cases
 from vision import NoBoardFound, read
@@ -41,10 +42,6 @@ def truth(reference_data: Path) -> dict:
 def screenshots(truth) -> dict:
     return {name: case.load() for name, case in truth.items()}
 
-
-def resized(image: np.ndarray, factor: float) -> np.ndarray:
-    interpolation = cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC
-    return cv2.resize(image, None, fx=factor, fy=factor, interpolation=interpolation)
 
 
 def cell_box(row: int, column: int) -> tuple[int, int, int, int]:
@@ -119,8 +116,7 @@ def test_screenshot_inside_a_desktop_and_compressed(truth, screenshots):
     desktop[100:100 + page.shape[0], 700:700 + page.shape[1]] = page
     desktop[200:700, 60:600] = (220, 220, 220)
     cv2.putText(desktop, "2048 4096 8192", (80, 400), cv2.FONT_HERSHEY_SIMPLEX, 1.5, (20, 20, 20), 3)
-    ok, encoded = cv2.imencode(".jpg", desktop, [cv2.IMWRITE_JPEG_QUALITY, 75])
-    reading = read("2048", cv2.imdecode(encoded, cv2.IMREAD_COLOR))
+    reading = read("2048", jpeg(desktop, 75))
     assert reading.cells == truth[name].expected
     assert reading.diagnostics["score"] == 123456
     x, y, width, _ = reading.diagnostics["board_xywh"]

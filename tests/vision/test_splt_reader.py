@@ -18,6 +18,7 @@ import pytest
 
 from engines.splt import GAME
 from tests.conftest import reference_data_dir
+from tests.vision.pictures import jpeg, resized
 from tests.vision.render import render_board
 from tests.vision.truth_splt import cases, compare
 from vision import NoBoardFound, read
@@ -30,10 +31,6 @@ needs_data = pytest.mark.skipif(DATA is None, reason="reference data from the re
 def _case_id(case) -> str:
     return case.name.removeprefix("splt/")
 
-
-def _resized(image: np.ndarray, factor: float) -> np.ndarray:
-    interpolation = cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC
-    return cv2.resize(image, None, fx=factor, fy=factor, interpolation=interpolation)
 
 
 # -- real screenshots ------------------------------------------------------------------------------
@@ -58,7 +55,7 @@ def test_transcribed_screenshot_reads_exactly(case):
 @pytest.mark.parametrize("case", CASES, ids=_case_id)
 def test_resized_screenshot_reads_the_same(case, factor):
     """0.6 leaves 32-40 px cells: the digits are about 7 x 12 px, their strokes a pixel or less."""
-    reading = read("splt", _resized(case.load(), factor))
+    reading = read("splt", resized(case.load(), factor))
     right, total = case.compare(case.expected, reading.cells)
     assert (right, total) == (total, total), reading.cells
 
@@ -84,7 +81,7 @@ def test_at_half_size_a_misread_is_doubtful_never_sure(case):
     hatching there. Whatever it cannot read must show as doubt, not as a sure wrong value (or
     the board is refused)."""
     try:
-        reading = read("splt", _resized(case.load(), 0.5))
+        reading = read("splt", resized(case.load(), 0.5))
     except NoBoardFound:
         return
     assert not _wrong_but_sure(case.expected, reading), reading.cells
@@ -190,8 +187,7 @@ def test_screenshot_on_a_page_and_recompressed_reads_the_same(case):
     page[200:200 + image.shape[0], 300:300 + image.shape[1]] = image
     reading = read("splt", page)
     assert case.compare(case.expected, reading.cells) == (130, 130)
-    _, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 70])
-    reading = read("splt", cv2.imdecode(jpeg, cv2.IMREAD_COLOR))
+    reading = read("splt", jpeg(image, 70))
     assert not _wrong_but_sure(case.expected, reading), reading.cells
 
 
@@ -265,7 +261,7 @@ def test_resized_screenshot_boxes_and_voids(case, factor):
     """The board's geometry, box rectangles, kinds (plain or point block) and voids at any scale
     (at 0.6 a red arrow crosses a wall of 6ptblock's right half: the wall is read across it)."""
     try:
-        reading = read("splt", _resized(case.load(), factor))
+        reading = read("splt", resized(case.load(), factor))
     except NoBoardFound as error:
         pytest.fail(error.reason)
     shapes = sorted((x, y, w, h, bool(p)) for x, y, w, h, p in reading.cells["boxes"])
@@ -393,7 +389,7 @@ def test_the_169_split_screenshot_after_the_real_158_split_position_is_still_rea
     assert (reading.cells["splits"], reading.cells["score"]) == (169, 13177)
     assert reading.state.same_position(read("splt", right.load()).state)
     assert reading.diagnostics["previous"] == "not needed (nothing doubtful)"
-    small = _resized(right.load(), 0.6)
+    small = resized(right.load(), 0.6)
     settled = read("splt", small, previous=reading.state)
     assert settled.sure and settled.state.same_position(reading.state)
     assert settled.diagnostics["previous"] == "reached from the previous position in 0 splits"
@@ -492,9 +488,8 @@ def test_kibitz_view_with_advice_marks(seed):
 def test_rescaled_jpeg_screenshot_is_never_wrong_without_doubt(case, factor, quality):
     """The real screenshots resized and saved as JPEG: nothing is wrong without doubt, and from
     0.8 of their size on every cell is exact."""
-    from tests.vision.splt_looks import jpeg
 
-    reading = read("splt", jpeg(_resized(case.load(), factor), quality))
+    reading = read("splt", jpeg(resized(case.load(), factor), quality))
     assert _wrong_unflagged(case.expected, reading) == (0, [])
     if factor >= 0.8:
         assert case.compare(case.expected, reading.cells)[0] >= 128
@@ -502,10 +497,10 @@ def test_rescaled_jpeg_screenshot_is_never_wrong_without_doubt(case, factor, qua
 
 @pytest.mark.parametrize("factor, quality", [(0.5, 90), (0.8, 60), (1.5, 75), (3.0, 95)])
 def test_rescaled_jpeg_kibitz_view_is_never_wrong_without_doubt(factor, quality):
-    from tests.vision.splt_looks import board_view, jpeg, played, truth_of
+    from tests.vision.splt_looks import board_view, played, truth_of
 
     state, _, _ = played(90, 11)
-    reading = read("splt", jpeg(_resized(board_view(state, (385, 805)), factor), quality))
+    reading = read("splt", jpeg(resized(board_view(state, (385, 805)), factor), quality))
     assert _wrong_unflagged(truth_of(state)["cells"], reading) == (0, [])
 
 
@@ -523,12 +518,12 @@ def test_digits_read_with_a_thin_margin_are_doubtful_or_right(splits, seed, size
     widget at a size, device-pixel ratio and highlight fade, maybe rescaled and saved as JPEG)
     where numbers were misread without doubt: each of them is now right or doubtful. The truth
     is the engine state shown."""
-    from tests.vision.splt_looks import board_view, jpeg, played, truth_of
+    from tests.vision.splt_looks import board_view, played, truth_of
 
     state, _, events = played(splits, seed)
     image = board_view(state, size, ratio, events if fade is not None else (), fade or 1.0)
     if factor is not None:
-        image = _resized(image, factor)
+        image = resized(image, factor)
     if quality is not None:
         image = jpeg(image, quality)
     assert _wrong_unflagged(truth_of(state)["cells"], read("splt", image)) == (0, [])

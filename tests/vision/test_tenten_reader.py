@@ -24,6 +24,7 @@ from app.gui.games.tenten.layout import widget_size
 from engines.tenten import BY_LETTER, LETTERS, State
 from engines.tenten import reference as rules
 from tests.vision import tenten_looks
+from tests.vision.pictures import jpeg, resized
 from tests.vision.render import render_board
 from tests.vision.truth_tenten import cases
 from vision import NoBoardFound, read
@@ -45,12 +46,7 @@ def screenshot(case) -> np.ndarray:
     return case.load()
 
 
-def resized(image: np.ndarray, factor: float) -> np.ndarray:
-    interpolation = cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC
-    return cv2.resize(image, None, fx=factor, fy=factor, interpolation=interpolation)
 
-
-# -- the real screenshot ----------------------------------------------------------------------------
 def test_real_screenshot_cell_for_cell(case, screenshot):
     reading = read("1010", screenshot)
     assert reading.cells == case.expected
@@ -368,7 +364,7 @@ def test_drawn_looks_read_exactly_and_never_wrong_unflagged(look_sample):
 def test_each_look_from_phone_to_4k(qapp, look, layout, width, quality):
     position = tenten_looks.random_position(np.random.default_rng(width), placements=40)
     image, truth = tenten_looks.draw(position, look, layout, width)
-    image = tenten_looks.compressed(image, quality)
+    image = jpeg(image, quality)
     reading = read("1010", image)
     assert reading.cells == {"grid": truth["grid"], "tray": truth["tray"]}
     assert reading_ms(image, repeats=3) <= 100
@@ -387,7 +383,7 @@ def test_every_piece_in_the_tray_of_each_look(qapp, look):
         tray = tuple(LETTERS[(first + k) % len(LETTERS)] for k in range(3))
         position = dataclasses.replace(tenten_looks.random_position(rng, placements=20), tray=tray)
         image, truth = tenten_looks.draw(position, look, "phone", 420)
-        reading = read("1010", tenten_looks.compressed(image, 80))
+        reading = read("1010", jpeg(image, 80))
         assert reading.cells["tray"] == list(tray), truth["tray_scales"]
         assert "tray" not in reading.doubtful_fields
 
@@ -486,8 +482,8 @@ def test_silent_errors_found_in_the_seeded_looks_are_doubtful(qapp, name):
     position = tenten_looks.Position(colours, tray, score, best)
     image, truth = tenten_looks.draw(position, "light", layout, width, page, dragged)
     if factor != 1.0:
-        image = tenten_looks.resized(image, factor)
-    image = tenten_looks.compressed(image, quality)
+        image = resized(image, factor)
+    image = jpeg(image, quality)
     reading = read("1010", image)
     counts = tenten_looks.judge(reading, {**truth, "grid": position.grid, "tray": list(tray), "score": score})
     assert counts["cells_wrong_not_doubtful"] == 0
