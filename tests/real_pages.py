@@ -24,7 +24,6 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -145,11 +144,9 @@ class Browser:
 
 def screenshot(page, **options) -> np.ndarray:
     """The page as the screen shows it: BGR uint8 at device pixels."""
-    data = page.screenshot(type="png", animations="allow", **options)
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    if image is None:
-        raise RuntimeError("chromium's screenshot could not be decoded")
-    return image
+    from vision.images import decode
+
+    return decode(page.screenshot(type="png", animations="allow", **options), "chromium's screenshot")
 
 
 @contextlib.contextmanager
