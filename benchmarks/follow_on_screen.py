@@ -12,7 +12,8 @@ own ``localStorage``): slides and random spawns, in order.
 
     python benchmarks/follow_on_screen.py [--moves 150] [--pace 700] [--games 1] [--shot DIR]
 
-Needs Xvfb, openbox, xdotool (Debian packages xvfb openbox xdotool), chromium and Playwright.
+Needs Xvfb, openbox, xprop and xdotool (Debian packages xvfb openbox x11-utils xdotool), chromium and
+Playwright.
 """
 
 from __future__ import annotations
@@ -32,40 +33,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-SCREEN = (1600, 1000)
+SCREEN = "1600x1000x24"
 BROWSER_BOX = (0, 0, 760, 1000)        # where the chromium window goes (x, y, width, height)
 KEYS = ("ArrowUp", "ArrowRight", "ArrowDown", "ArrowLeft")
-
-
-def _free_display() -> int:
-    for number in range(40, 100):
-        if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(f"/tmp/.X{number}-lock").exists():
-            return number
-    raise RuntimeError("no free X display number between :40 and :99")
-
-
-@contextlib.contextmanager
-def x_screen():
-    """An Xvfb screen with openbox; yields the DISPLAY value."""
-    display = f":{_free_display()}"
-    server = subprocess.Popen(["Xvfb", display, "-screen", "0", f"{SCREEN[0]}x{SCREEN[1]}x24", "-nolisten", "tcp"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    manager = None
-    try:
-        for _ in range(50):
-            if Path(f"/tmp/.X11-unix/X{display[1:]}").exists():
-                break
-            time.sleep(0.1)
-        environment = dict(os.environ, DISPLAY=display)
-        manager = subprocess.Popen(["openbox"], env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(0.8)
-        yield display
-    finally:
-        for process in (manager, server):
-            if process is not None:
-                process.terminate()
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    process.wait(timeout=5)
 
 
 def _grid_of(state: dict) -> list[list[int]]:
@@ -251,19 +221,24 @@ def main() -> int:
     parser.add_argument("--shot", type=Path, default=None, help="save a screenshot of the screen at the end here")
     args = parser.parse_args()
     from tests.real_pages import clients_dir, unavailable
+    from tests.x_display import Display
 
-    missing = [tool for tool in ("Xvfb", "openbox", "xdotool") if shutil.which(tool) is None]
+    missing = [tool for tool in ("Xvfb", "openbox", "xprop", "xdotool") if shutil.which(tool) is None]
     reason = unavailable() or (f"missing: {', '.join(missing)}" if missing else None)
     if reason:
         print(f"follow on screen: {reason}", file=sys.stderr)
         return 1
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     results = []
-    with x_screen() as display:
+    screen = Display(SCREEN)
+    try:
+        display = screen.start()
         for game in range(args.games):
             result = play_one(display, clients_dir(), args.moves, args.pace, 2048 + game, args.shot, args.region)
             results.append(result)
             print(json.dumps(result), flush=True)
+    finally:
+        screen.stop()
     return 0 if all(r["final_equal"] for r in results) else 1
 
 

@@ -40,7 +40,6 @@ import argparse
 import csv
 import fnmatch
 import os
-import select
 import shutil
 import signal
 import subprocess
@@ -50,6 +49,8 @@ import time
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(PROJECT))
+from tests.x_display import Display  # noqa: E402 - needs the project on the path
 OUT_DIR = PROJECT / "docs" / "screenshots"
 SCREEN = "1600x1000x24"
 GAMES = ("splt", "hatetris", "2048", "1010", "destructo")
@@ -282,70 +283,6 @@ def drive(kind: str, out: str, image: str | None, app_arguments: list[str]) -> i
     return code if code else stage["result"]
 
 
-# -- the X server and the window manager ------------------------------------------------------------
-class Display:
-    """Xvfb on the first free display number and openbox on it; :meth:`stop` ends both."""
-
-    def __init__(self) -> None:
-        self.xvfb: subprocess.Popen | None = None
-        self.openbox: subprocess.Popen | None = None
-        self.name = ""
-
-    def start(self) -> str:
-        for tool in ("Xvfb", "openbox", "xprop"):
-            if shutil.which(tool) is None:
-                raise RuntimeError(f"{tool} is not installed (Debian: apt install xvfb openbox x11-utils)")
-        read_end, write_end = os.pipe()
-        try:
-            self.xvfb = subprocess.Popen(
-                ["Xvfb", "-displayfd", str(write_end), "-screen", "0", SCREEN, "-nolisten", "tcp", "-br"],
-                pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-            os.close(write_end)
-            number = b""
-            deadline = time.monotonic() + 20
-            while not number.endswith(b"\n"):
-                ready, _, _ = select.select([read_end], [], [], max(0.0, deadline - time.monotonic()))
-                chunk = os.read(read_end, 64) if ready else b""
-                if not chunk:
-                    error = self.xvfb.stderr.read().decode(errors="replace") if self.xvfb.poll() is not None else ""
-                    raise RuntimeError(f"Xvfb did not start: {error.strip()[-500:] or 'no display number after 20 s'}")
-                number += chunk
-        finally:
-            os.close(read_end)
-        self.name = f":{number.decode().strip()}"
-        self.openbox = subprocess.Popen(["openbox", "--sm-disable"], env=self.env(), stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL, start_new_session=True)
-        deadline = time.monotonic() + 20
-        while True:  # openbox manages the screen once it has set the EWMH check window
-            probe = subprocess.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], env=self.env(),
-                                   capture_output=True, text=True)
-            if "window id" in probe.stdout:
-                break
-            if self.openbox.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"openbox did not start on {self.name}")
-            time.sleep(0.1)
-        return self.name
-
-    def env(self, extra: dict[str, str] | None = None) -> dict[str, str]:
-        env = {key: value for key, value in os.environ.items()
-               if key not in ("QT_QPA_PLATFORM", "WAYLAND_DISPLAY", "QT_SCALE_FACTOR", "QT_SCREEN_SCALE_FACTORS")}
-        env["DISPLAY"] = self.name
-        env["QT_QPA_PLATFORM"] = "xcb"
-        env.update(extra or {})
-        return env
-
-    def stop(self) -> None:
-        for process in (self.openbox, self.xvfb):
-            if process is None or process.poll() is not None:
-                continue
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
-
 # -- the whole run ----------------------------------------------------------------------------------
 def selected(only: list[str] | None) -> list[str]:
     if not only:
@@ -419,11 +356,10 @@ def main(argv: list[str] | None = None) -> int:
     if not data.is_dir():
         print(f"make_screenshots: no reference data at {data} (set KIBITZ_REFERENCE_DATA)", file=sys.stderr)
         return 2
-    sys.path.insert(0, str(PROJECT))
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     began = time.monotonic()
     failures: dict[str, str] = {}
-    display = Display()
+    display = Display(SCREEN)
     # a terminating signal stops the run through the finally below (Xvfb and openbox end too)
     signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
     with tempfile.TemporaryDirectory(prefix="kibitz-screenshots-") as temporary:

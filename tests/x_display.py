@@ -1,0 +1,80 @@
+"""An X screen of its own for looking at the window as a person does: Xvfb on the first free
+display number with openbox managing it. Used by docs/make_screenshots.py and
+benchmarks/follow_on_screen.py.
+
+Needs the Debian packages xvfb, openbox and x11-utils (xprop).
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import shutil
+import subprocess
+import time
+
+SCREEN = "1600x1000x24"
+
+
+class Display:
+    """Xvfb on the first free display number and openbox on it; :meth:`stop` ends both."""
+
+    def __init__(self, screen: str = SCREEN) -> None:
+        self.screen = screen
+        self.xvfb: subprocess.Popen | None = None
+        self.openbox: subprocess.Popen | None = None
+        self.name = ""
+
+    def start(self) -> str:
+        for tool in ("Xvfb", "openbox", "xprop"):
+            if shutil.which(tool) is None:
+                raise RuntimeError(f"{tool} is not installed (Debian: apt install xvfb openbox x11-utils)")
+        read_end, write_end = os.pipe()
+        try:
+            self.xvfb = subprocess.Popen(
+                ["Xvfb", "-displayfd", str(write_end), "-screen", "0", self.screen, "-nolisten", "tcp", "-br"],
+                pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+            os.close(write_end)
+            number = b""
+            deadline = time.monotonic() + 20
+            while not number.endswith(b"\n"):
+                ready, _, _ = select.select([read_end], [], [], max(0.0, deadline - time.monotonic()))
+                chunk = os.read(read_end, 64) if ready else b""
+                if not chunk:
+                    error = self.xvfb.stderr.read().decode(errors="replace") if self.xvfb.poll() is not None else ""
+                    raise RuntimeError(f"Xvfb did not start: {error.strip()[-500:] or 'no display number after 20 s'}")
+                number += chunk
+        finally:
+            os.close(read_end)
+        self.name = f":{number.decode().strip()}"
+        self.openbox = subprocess.Popen(["openbox", "--sm-disable"], env=self.env(), stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.monotonic() + 20
+        while True:  # openbox manages the screen once it has set the EWMH check window
+            probe = subprocess.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], env=self.env(),
+                                   capture_output=True, text=True)
+            if "window id" in probe.stdout:
+                break
+            if self.openbox.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"openbox did not start on {self.name}")
+            time.sleep(0.1)
+        return self.name
+
+    def env(self, extra: dict[str, str] | None = None) -> dict[str, str]:
+        env = {key: value for key, value in os.environ.items()
+               if key not in ("QT_QPA_PLATFORM", "WAYLAND_DISPLAY", "QT_SCALE_FACTOR", "QT_SCREEN_SCALE_FACTORS")}
+        env["DISPLAY"] = self.name
+        env["QT_QPA_PLATFORM"] = "xcb"
+        env.update(extra or {})
+        return env
+
+    def stop(self) -> None:
+        for process in (self.openbox, self.xvfb):
+            if process is None or process.poll() is not None:
+                continue
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
