@@ -59,54 +59,6 @@ def _data_dir(given: str | None) -> Path:
     return Path(configured) if configured else Path(__file__).resolve().parents[2] / "shared" / "data"
 
 
-def _grid(cells):
-    """The rows of a grid reading's ``cells`` (1010!'s are under "grid"), or None."""
-    if isinstance(cells, dict):
-        cells = cells.get("grid")
-    return cells if isinstance(cells, list) and all(isinstance(row, list) for row in cells) else None
-
-
-def judge(game: str, expected, reading, alternatives=()) -> tuple[int, int, int]:
-    """(cells right, cells, wrong cells not marked doubtful) of a reading against the truth's
-    ``cells``; a reading that failed (None) has every cell wrong and none unflagged. A grid
-    cell may also rightly show its value in any of ``alternatives`` (boards a frame caught
-    mid-animation shows between the move's two positions)."""
-    from vision.reading import DOUBTFUL_BELOW
-
-    if game == "splt":
-        from tests.vision.truth_splt import HEIGHT, WIDTH, _cell_owners
-
-        want = _cell_owners(expected)
-        total = WIDTH * HEIGHT
-        if reading is None:
-            return 0, total, 0
-        have = _cell_owners(reading.cells)
-        confidence = reading.per_cell_confidence
-        right = unflagged = 0
-        for y in range(HEIGHT):
-            for x in range(WIDTH):
-                if (x, y) in have and have[(x, y)] == want.get((x, y), "missing"):
-                    right += 1
-                elif confidence.shape == (HEIGHT, WIDTH) and confidence[y, x] >= DOUBTFUL_BELOW:
-                    unflagged += 1
-        return right, total, unflagged
-    want = _grid(expected)
-    total = sum(len(row) for row in want)
-    if reading is None:
-        return 0, total, 0
-    have = _grid(reading.cells)
-    confidence = reading.per_cell_confidence
-    right = unflagged = 0
-    for r, row in enumerate(want):
-        for c, value in enumerate(row):
-            got = have[r][c] if have is not None and r < len(have) and c < len(have[r]) else object()
-            if got == value or any(got == _grid(board)[r][c] for board in alternatives):
-                right += 1
-            elif confidence.shape[:2] == (len(want), len(row)) and confidence[r, c] >= DOUBTFUL_BELOW:
-                unflagged += 1
-    return right, total, unflagged
-
-
 def _alternatives(truth: dict) -> list:
     """The boards a capture caught mid-animation may rightly show besides its truth (2048's page
     captures give the board before the key and the boards in between)."""
@@ -127,7 +79,7 @@ def _field_unflagged(truth: dict, reading) -> int:
 
 def measure(data: Path, repeat: int) -> list[dict]:
     import vision
-    from tests.vision.truth import all_cases
+    from tests.vision.truth import all_cases, judge_cells
 
     rows = []
     for case in all_cases(data):
@@ -147,7 +99,7 @@ def measure(data: Path, repeat: int) -> list[dict]:
                 first = reading
         right, total = (case.compare(case.expected, first.cells) if first is not None
                         else (0, case.compare(case.expected, case.expected)[1]))
-        unflagged = judge(case.game, case.expected, first)[2]
+        unflagged = judge_cells(case.game, case.expected, first)[2]
         rows.append({"game": case.game, "image": case.name, "right": right, "total": total,
                      "unflagged": unflagged,
                      "ms_mean": statistics.fmean(times[1:] or times), "ms_max": max(times[1:] or times),
@@ -196,6 +148,7 @@ def _expected_cells(truth: dict):
 def _read_captures(game: str, captures, results: list[dict]) -> None:
     """Read every capture into ``results`` (kept when the capture source fails part way)."""
     import vision
+    from tests.vision.truth import judge_cells
 
     warm = False
     for image, truth, look in captures:
@@ -212,7 +165,7 @@ def _read_captures(game: str, captures, results: list[dict]) -> None:
         except Exception as failure:  # noqa: BLE001 - a failed read is a result, counted
             reading, error = None, f"{type(failure).__name__}: {failure}"
         elapsed = (time.perf_counter() - started) * 1000
-        right, total, unflagged = judge(game, _expected_cells(truth), reading, _alternatives(truth))
+        right, total, unflagged = judge_cells(game, _expected_cells(truth), reading, _alternatives(truth))
         results.append({"game": game, "look": look, "right": right, "total": total,
                         "unflagged": unflagged, "field_unflagged": _field_unflagged(truth, reading),
                         "exact": right == total, "sure": bool(reading is not None and reading.sure),

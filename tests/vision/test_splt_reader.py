@@ -399,11 +399,9 @@ def test_the_169_split_screenshot_after_the_real_158_split_position_is_still_rea
 def _wrong_unflagged(truth_cells: dict, reading) -> tuple[int, list[str]]:
     """Cells read wrong with a confidence that is not doubtful, and the header fields read wrong
     without being doubtful fields."""
-    from tests.vision.truth_splt import _cell_owners
+    from tests.vision.truth import judge_cells
 
-    want, have = _cell_owners(truth_cells), _cell_owners(reading.cells)
-    cells = sum(1 for y in range(16) for x in range(8)
-                if have.get((x, y), "missing") != want.get((x, y)) and reading.per_cell_confidence[y, x] >= 0.6)
+    cells = judge_cells("splt", truth_cells, reading)[2]
     fields = [name for name in ("splits", "score")
               if reading.cells[name] != truth_cells[name] and name not in reading.doubtful_fields]
     return cells, fields

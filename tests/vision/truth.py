@@ -50,6 +50,54 @@ def compare_rows(expected: list[list[Any]], got: Any) -> tuple[int, int]:
     return right, total
 
 
+def _grid(cells):
+    """The rows of a grid reading's ``cells`` (1010!'s are under "grid"), or None."""
+    if isinstance(cells, dict):
+        cells = cells.get("grid")
+    return cells if isinstance(cells, list) and all(isinstance(row, list) for row in cells) else None
+
+
+def judge_cells(game: str, expected, reading, alternatives=()) -> tuple[int, int, int]:
+    """(cells right, cells, wrong cells not marked doubtful) of a reading against the truth's
+    ``cells``; a reading that failed (None) has every cell wrong and none unflagged. A grid
+    cell may also rightly show its value in any of ``alternatives`` (boards a frame caught
+    mid-animation shows between the move's two positions)."""
+    from vision.reading import DOUBTFUL_BELOW
+
+    if game == "splt":
+        from tests.vision.truth_splt import HEIGHT, WIDTH, cell_owners
+
+        want = cell_owners(expected)
+        total = WIDTH * HEIGHT
+        if reading is None:
+            return 0, total, 0
+        have = cell_owners(reading.cells)
+        confidence = reading.per_cell_confidence
+        right = unflagged = 0
+        for y in range(HEIGHT):
+            for x in range(WIDTH):
+                if (x, y) in have and have[(x, y)] == want.get((x, y), "missing"):
+                    right += 1
+                elif confidence.shape == (HEIGHT, WIDTH) and confidence[y, x] >= DOUBTFUL_BELOW:
+                    unflagged += 1
+        return right, total, unflagged
+    want = _grid(expected)
+    total = sum(len(row) for row in want)
+    if reading is None:
+        return 0, total, 0
+    have = _grid(reading.cells)
+    confidence = reading.per_cell_confidence
+    right = unflagged = 0
+    for r, row in enumerate(want):
+        for c, value in enumerate(row):
+            got = have[r][c] if have is not None and r < len(have) and c < len(have[r]) else object()
+            if got == value or any(got == _grid(board)[r][c] for board in alternatives):
+                right += 1
+            elif confidence.shape[:2] == (len(want), len(row)) and confidence[r, c] >= DOUBTFUL_BELOW:
+                unflagged += 1
+    return right, total, unflagged
+
+
 #: game short name -> module under tests/vision with its cases
 TRUTH_MODULES = {
     "splt": "tests.vision.truth_splt",

@@ -19,7 +19,7 @@ GAME = "splt"
 WIDTH, HEIGHT = 8, 16
 
 
-def _cell_owners(cells: dict[str, Any]) -> dict[tuple[int, int], tuple[int, ...] | None]:
+def cell_owners(cells: dict[str, Any]) -> dict[tuple[int, int], tuple[int, ...] | None]:
     """What covers each cell: the box (x, y, w, h, points), None for a void, absent if nothing."""
     owners: dict[tuple[int, int], tuple[int, ...] | None] = {}
     for box in cells.get("boxes", []):
@@ -34,7 +34,7 @@ def _cell_owners(cells: dict[str, Any]) -> dict[tuple[int, int], tuple[int, ...]
 
 def compare(expected: dict[str, Any], got: dict[str, Any]) -> tuple[int, int]:
     """(right, total): the 128 cells, then the split count and the score."""
-    want, have = _cell_owners(expected), _cell_owners(got)
+    want, have = cell_owners(expected), cell_owners(got)
     right = sum(1 for y in range(HEIGHT) for x in range(WIDTH)
                 if (x, y) in have and have[(x, y)] == want.get((x, y), "missing"))
     right += int(got.get("splits") == expected["splits"]) + int(got.get("score") == expected["score"])
