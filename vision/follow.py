@@ -139,19 +139,24 @@ def _g2048_in_between(game: Game, state, target) -> bool:
     return False
 
 
+def _g2048_line(direction: int, line: int, side: int) -> list[int]:
+    """The cells of row or column ``line``, from the wall a slide toward ``direction`` (0 up,
+    1 right, 2 down, 3 left) pushes the tiles against."""
+    if direction == 0:
+        return [line + side * k for k in range(side)]
+    if direction == 2:
+        return [line + side * (side - 1 - k) for k in range(side)]
+    if direction == 3:
+        return [side * line + k for k in range(side)]
+    return [side * line + side - 1 - k for k in range(side)]
+
+
 def _g2048_unmerged(exponents: tuple[int, ...], direction: int, side: int) -> tuple[int, ...]:
-    """The board after sliding toward ``direction`` (0 up, 1 right, 2 down, 3 left) with every
-    merge not yet made: the merged pair's tile shows its old value."""
+    """The board after sliding toward ``direction`` with every merge not yet made: the merged
+    pair's tile shows its old value."""
     board = [0] * (side * side)
     for line in range(side):
-        if direction == 0:
-            cells = [line + side * k for k in range(side)]
-        elif direction == 2:
-            cells = [line + side * (side - 1 - k) for k in range(side)]
-        elif direction == 3:
-            cells = [side * line + k for k in range(side)]
-        else:
-            cells = [side * line + side - 1 - k for k in range(side)]
+        cells = _g2048_line(direction, line, side)
         tiles = [exponents[cell] for cell in cells if exponents[cell]]
         placed, index = [], 0
         while index < len(tiles):
@@ -162,9 +167,93 @@ def _g2048_unmerged(exponents: tuple[int, ...], direction: int, side: int) -> tu
     return tuple(board)
 
 
+def _g2048_crossed(exponents: tuple[int, ...], direction: int, side: int) -> set[tuple[int, int]]:
+    """The gaps between neighbouring cells (each a pair of cells, lower index first) that some
+    tile crosses while sliding toward ``direction``."""
+    crossed: set[tuple[int, int]] = set()
+    for line in range(side):
+        cells = _g2048_line(direction, line, side)
+        tiles = [k for k, cell in enumerate(cells) if exponents[cell]]
+        slot, index = 0, 0
+        while index < len(tiles):
+            group = 2 if index + 1 < len(tiles) and exponents[cells[tiles[index + 1]]] == exponents[cells[tiles[index]]] else 1
+            for k in tiles[index:index + group]:
+                for step in range(slot + 1, k + 1):
+                    crossed.add((min(cells[step], cells[step - 1]), max(cells[step], cells[step - 1])))
+            slot += 1
+            index += group
+    return crossed
+
+
+#: A gap counts as crossed in a frame when this share of each third of it (across) changed from the
+#: settled frame before the move; a merged tile's pop or a new tile's growth never covers all three.
+GAP_COVERED = 0.6
+#: ... and as untouched below this share.
+GAP_UNTOUCHED = 0.25
+#: A pixel of a gap changed when a channel moved by more than this (0..255).
+GAP_PIXEL_CHANGED = 40
+
+
+def _g2048_gap_coverage(before: np.ndarray, frame: np.ndarray, geometry: dict[str, Any],
+                        gap: tuple[int, int], side: int) -> float:
+    """How much of the gap between two neighbouring cells a tile covers in ``frame``: the least,
+    over the gap's three thirds across, of the share of its pixels changed from ``before``."""
+    left, top, _, _ = geometry["board_xywh"]
+    pitch, width = geometry["pitch_px"], geometry["gap_px"]
+    first, second = gap
+    row, column = divmod(first, side)
+    cell = pitch - width
+    if second == first + 1:   # side by side: an upright strip between the columns
+        x0, y0 = left + (column + 1) * pitch, top + width + row * pitch + 0.2 * cell
+        thirds = [(x0 + k * width / 3, y0, width / 3, 0.6 * cell) for k in range(3)]
+    else:                     # one above the other: a lying strip between the rows
+        x0, y0 = left + width + column * pitch + 0.2 * cell, top + (row + 1) * pitch
+        thirds = [(x0, y0 + k * width / 3, 0.6 * cell, width / 3) for k in range(3)]
+    shares = []
+    for x, y, w, h in thirds:
+        x1, y1 = int(round(x)), int(round(y))
+        x2, y2 = max(x1 + 1, int(round(x + w))), max(y1 + 1, int(round(y + h)))
+        if x1 < 0 or y1 < 0 or y2 > frame.shape[0] or x2 > frame.shape[1]:
+            return 0.0
+        change = np.abs(frame[y1:y2, x1:x2].astype(np.int16) - before[y1:y2, x1:x2].astype(np.int16))
+        shares.append(float((change.reshape(y2 - y1, x2 - x1, -1).max(axis=2) > GAP_PIXEL_CHANGED).mean()))
+    return min(shares)
+
+
+def _g2048_slide_seen(game: Game, state, lines: list[tuple[Any, ...]], before: np.ndarray,
+                      geometry: dict[str, Any], frames: list[np.ndarray]) -> int | None:
+    """Which of ``lines`` (each a slide and its spawn, all leaving the same board) the frames
+    caught while the tiles moved show: the one whose tiles were seen crossing a gap only its
+    slide crosses while no gap only another slide crosses was covered; None when the frames do
+    not tell (no frame caught the slide, or the board moved in the region)."""
+    from engines.g2048.state import SIZE as SIDE
+
+    frames = [frame for frame in frames if frame.shape == before.shape]
+    if not frames or "board_xywh" not in geometry or any(len(line) != 2 for line in lines):
+        return None
+    crossed = [_g2048_crossed(state.exponents, line[0].direction, SIDE) for line in lines]
+    seen = []
+    for index, gaps in enumerate(crossed):
+        others = set().union(*(crossed[k] for k in range(len(lines)) if k != index))
+        own = gaps - others
+        seen.append(max((_g2048_gap_coverage(before, frame, geometry, gap, SIDE) for gap in own
+                         for frame in frames), default=0.0))
+    best = max(range(len(lines)), key=lambda k: seen[k])
+    if seen[best] >= GAP_COVERED and all(seen[k] <= GAP_UNTOUCHED for k in range(len(lines)) if k != best):
+        return best
+    return None
+
+
 #: Per game: does the reading show a move from the state caught half way (a frame to wait out)?
 IN_BETWEEN: dict[str, Callable[[Game, Any, Any], bool]] = {
     "2048": _g2048_in_between,
+}
+
+#: Per game: of several lines that leave the same board, which one the frames caught while the
+#: board moved show (their index), or None.
+MOTION_SEEN: dict[str, Callable[[Game, Any, list[tuple[Any, ...]], np.ndarray, dict[str, Any],
+                                 list[np.ndarray]], int | None]] = {
+    "2048": _g2048_slide_seen,
 }
 
 #: How many player moves may separate two readings before follow mode gives up explaining.
@@ -615,6 +704,9 @@ class Played:
     state: Any
     #: other lines that lead to the same position (the board read cannot tell them apart)
     alternatives: tuple[tuple[Any, ...], ...] = ()
+    #: the frames caught while the board moved showed ``moves`` were played, not the alternatives
+    #: (which are then the lines ruled out)
+    seen_moving: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -638,6 +730,8 @@ CHANGED_SHARE = 0.001
 #: the board is a move caught half way) is read again this many times while it stays, before it is
 #: taken as it is: a real animation never holds still that long.
 MOTION_REREADS = 2
+#: The frames kept from a change (the last ones), to tell apart lines that leave the same board.
+MOVING_FRAMES_KEPT = 8
 
 
 def _thumbnail(image: np.ndarray) -> np.ndarray:
@@ -672,11 +766,17 @@ class Follower:
         self._last_frame: np.ndarray | None = None
         self._last_read_frame: np.ndarray | None = None
         self._motion_reads = 0
+        #: the image the follower's state was last read from, with the reading's geometry
+        self._settled: tuple[np.ndarray, dict[str, Any]] | None = None
+        #: the images seen since, while the board moved
+        self._moving: list[np.ndarray] = []
 
     def reset(self, state: Any) -> None:
         self.state = state
         self._last_read_frame = None
         self._motion_reads = 0
+        self._settled = None
+        self._moving = []
 
     def feed(self, image: np.ndarray) -> Unchanged | Settling | Played | Unexplained | NoBoard:
         frame = _thumbnail(image)
@@ -686,14 +786,20 @@ class Follower:
             return Unchanged()
         if not stable:
             self._motion_reads = 0
+            self._keep_moving(image)
             return Settling()
         event = self.read(image, wait_out_motion=self._motion_reads < MOTION_REREADS)
         if isinstance(event, Settling):  # caught mid-animation: read it again if it stays
             self._motion_reads += 1
+            self._keep_moving(image)
             return event
         self._motion_reads = 0
         self._last_read_frame = frame
         return event
+
+    def _keep_moving(self, image: np.ndarray) -> None:
+        if self._settled is not None:
+            self._moving = [*self._moving[-(MOVING_FRAMES_KEPT - 1):], image]
 
     def read(self, image: np.ndarray, wait_out_motion: bool = False
              ) -> Unchanged | Settling | Played | Unexplained | NoBoard:
@@ -719,7 +825,16 @@ class Follower:
                 cells = ", ".join(f"({r + 1},{c + 1})" for r, c in reading.doubtful[:6])
                 return Unexplained(reading, f"the reading is unsure of {len(reading.doubtful)} cell(s): {cells}")
             return Unexplained(reading, "no legal move of this position leads to the board read")
+        settled, moving, before = self._settled, self._moving, self.state
+        self._settled, self._moving = (image, reading.diagnostics), []
         if not found.moves:
             return Unchanged()
         self.state = found.state
+        lines = [found.moves, *found.alternatives]
+        seen = MOTION_SEEN.get(self.game.short_name)
+        if len(lines) > 1 and seen is not None and settled is not None:
+            chosen = seen(self.game, before, lines, settled[0], settled[1], moving)
+            if chosen is not None:
+                others = tuple(line for k, line in enumerate(lines) if k != chosen)
+                return Played(lines[chosen], found.state, others, seen_moving=True)
         return Played(found.moves, found.state, found.alternatives)

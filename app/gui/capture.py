@@ -788,8 +788,11 @@ class CaptureController(QObject):
             self._say("Follow: the moves read could not be played")
         elif getattr(event, "alternatives", ()):
             others = "; ".join(" ".join(self.game.move_text(move) for move in line) for line in event.alternatives[:3])
-            self._say(f"Follow: played {texts} — or {others}: they leave the same board, which the "
-                      "capture alone cannot tell apart (the position is right either way)")
+            if event.seen_moving:
+                self._say(f"Follow: played {texts}, seen moving on screen ({others} leaves the same board)")
+            else:
+                self._say(f"Follow: played {texts} — or {others}: they leave the same board and no frame "
+                          "caught the move, so the capture cannot tell them apart (the position is right either way)")
         else:
             self._say(f"Follow: played {texts}")
 

@@ -652,4 +652,17 @@ def test_follow_says_when_the_board_cannot_tell_two_lines_apart(qtbot, following
     qtbot.waitUntil(lambda: window.state == board, timeout=5000)
     other = " ".join(G2048.move_text(move) for move in ways[1])
     assert f"or {other}" in window.message_text()
-    assert "cannot tell apart" in window.message_text()
+    assert "cannot tell them apart" in window.message_text()
+
+
+def test_follow_says_a_line_was_seen_moving_when_frames_told_the_lines_apart(qtbot, following):
+    window = following
+    window.load_position(G2048.parse_board("2 . . ./. . . ./. . . ./. . . 2"), "two corners")
+    down, left = (Slide(2), Spawn(0, 0, 2)), (Slide(3), Spawn(3, 3, 2))
+    board = G2048.parse_board("2 . . ./. . . ./. . . ./2 . . 2")
+    FakeFollower.script = [vision.follow.Played(left, board, (down,), seen_moving=True)]
+    assert window.capture.set_following(True)
+    qtbot.waitUntil(lambda: window.state == board, timeout=5000)
+    assert window.tree.current.move == Spawn(3, 3, 2) and window.tree.current.parent.move == Slide(3)
+    assert "seen moving on screen" in window.message_text()
+    assert "cannot tell" not in window.message_text()

@@ -150,3 +150,85 @@ def test_lines_that_leave_the_same_board_are_reported_not_hidden():
     # a board only one pair leaves has no alternative
     single = next(board for board, ways in lines.items() if len(ways) == 1)
     assert explain(G2048, before, single).alternatives == ()
+
+
+# -- lines that leave the same board, told apart by the frames caught while the tiles moved -------------
+#: A 2048 board drawn the page's way: 500 px, 15 px gaps, at (20, 20) in a 540 px image.
+_BOARD_LEFT, _GAP, _PITCH = 20, 15, 121.25
+_BOARD_RGB, _EMPTY_RGB, _TWO_RGB = (187, 173, 160), (205, 193, 180), (238, 228, 218)
+
+
+def _drawn_2048(tiles: list[tuple[float, float]], key: int) -> np.ndarray:
+    """The board with a 2 at each (row, column), fractional while it slides; pixel (0, 0) keys the
+    frame for the fake reader."""
+    import cv2
+
+    image = np.full((540, 540, 3), 250, np.uint8)
+    side = _PITCH - _GAP
+
+    def square(row: float, column: float, rgb) -> None:
+        x = _BOARD_LEFT + _GAP + column * _PITCH
+        y = _BOARD_LEFT + _GAP + row * _PITCH
+        cv2.rectangle(image, (round(x), round(y)), (round(x + side) - 1, round(y + side) - 1), rgb[::-1], -1)
+
+    cv2.rectangle(image, (_BOARD_LEFT, _BOARD_LEFT), (_BOARD_LEFT + 499, _BOARD_LEFT + 499), _BOARD_RGB[::-1], -1)
+    for row in range(4):
+        for column in range(4):
+            square(row, column, _EMPTY_RGB)
+    for row, column in tiles:
+        square(row, column, _TWO_RGB)
+    image[0, 0] = key
+    return image
+
+
+class _DrawnScreens:
+    """A fake reader for :func:`_drawn_2048` frames: frame k reads as board k, with the geometry
+    the real reader reports."""
+
+    def __init__(self, boards: dict[int, str]):
+        self.boards = boards
+
+    def __call__(self, short_name, image, previous=None):
+        board = self.boards[int(image[0, 0, 0])]
+        return Reading("2048", G2048.parse_board(board), [], np.ones((4, 4)),
+                       {"board_xywh": [_BOARD_LEFT, _BOARD_LEFT, 500, 500], "gap_px": _GAP, "pitch_px": _PITCH})
+
+
+_BEFORE = "2 . . ./. . . ./. . . ./. . . 2"
+#: Worked by hand: sliding down takes the top-left 2 to the bottom-left corner, sliding left the
+#: bottom-right 2; a 2 spawned where the other slide's tile stood leaves 2s in three corners either way.
+_AFTER = "2 . . ./. . . ./. . . ./2 . . 2"
+_DOWN_LINE = (Slide(2), Spawn(0, 0, 2))
+_LEFT_LINE = (Slide(LEFT), Spawn(3, 3, 2))
+
+
+def _followed(moving: list[list[tuple[float, float]]]) -> Played:
+    screens = _DrawnScreens({1: _BEFORE, 2: _AFTER, **{10 + k: _BEFORE for k in range(len(moving))}})
+    follower = Follower(G2048, G2048.parse_board(_BEFORE), read=screens)
+    settled = _drawn_2048([(0, 0), (3, 3)], 1)
+    follower.feed(settled)
+    assert isinstance(follower.feed(settled), Unchanged)
+    for k, tiles in enumerate(moving):
+        assert isinstance(follower.feed(_drawn_2048(tiles, 10 + k)), (Settling, Unchanged))
+    after = _drawn_2048([(0, 0), (3, 0), (3, 3)], 2)
+    assert isinstance(follower.feed(after), Settling)
+    event = follower.feed(after)
+    assert isinstance(event, Played) and follower.state == G2048.parse_board(_AFTER)
+    return event
+
+
+def test_a_slide_seen_moving_decides_between_lines_that_leave_the_same_board():
+    assert {_DOWN_LINE, _LEFT_LINE} <= {explain(G2048, G2048.parse_board(_BEFORE), G2048.parse_board(_AFTER)).moves,
+                                        *explain(G2048, G2048.parse_board(_BEFORE), G2048.parse_board(_AFTER)).alternatives}
+    down = _followed([[(0.5, 0), (3, 3)], [(1.5, 0), (3, 3)], [(2.5, 0), (3, 3)]])
+    assert down.moves == _DOWN_LINE and down.seen_moving and _LEFT_LINE in down.alternatives
+    left = _followed([[(0, 0), (3, 1.5)]])
+    assert left.moves == _LEFT_LINE and left.seen_moving and _DOWN_LINE in left.alternatives
+
+
+def test_no_frame_of_the_slide_leaves_the_lines_undecided():
+    event = _followed([])
+    assert not event.seen_moving and {event.moves, *event.alternatives} >= {_DOWN_LINE, _LEFT_LINE}
+    # a tile caught on its cell (before it left) says nothing either
+    event = _followed([[(0, 0), (3, 3)]])
+    assert not event.seen_moving
