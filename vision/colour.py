@@ -91,9 +91,9 @@ def shrink_by(image: np.ndarray, block: int) -> np.ndarray:
     which OpenCV's area resize does much faster than any other factor)."""
     if block <= 1:
         return image
-    height, width = image.shape[0] // block, image.shape[1] // block
-    return cv2.resize(image[:height * block, :width * block], (max(width, 1), max(height, 1)),
-                      interpolation=cv2.INTER_AREA)
+    # a side shorter than the block is averaged whole into one pixel (cut to nothing, it broke resize)
+    height, width = max(image.shape[0] // block, 1), max(image.shape[1] // block, 1)
+    return cv2.resize(image[:height * block, :width * block], (width, height), interpolation=cv2.INTER_AREA)
 
 
 def shrink_to(image: np.ndarray, most_pixels: int) -> tuple[np.ndarray, int]:
