@@ -34,13 +34,14 @@ def reader(game: str):
 
 
 def read(game: str, image: np.ndarray, previous: Any = None) -> Reading:
-    """Read ``game``'s board from a BGR ``image``. ``previous``, the state before (if known), lets
-    the reader prefer a state reachable from it. Raises :class:`NoBoardFound` (an empty image
-    holds no board)."""
+    """Read ``game``'s board from ``image`` (BGR; grey, BGRA and 16-bit images are converted).
+    ``previous``, the state before (if known), lets the reader prefer a state reachable from it.
+    Raises :class:`NoBoardFound` -- also for an array no reader can take (empty, too small or too
+    large, floats: see ``vision.images.board_image``)."""
+    from vision.images import board_image
+
     module = reader(game)
-    if image.size == 0:
-        raise NoBoardFound(f"the image is empty ({image.shape[1] if image.ndim > 1 else 0} x {image.shape[0]} px)")
-    return module.read(image, previous=previous)
+    return module.read(board_image(image), previous=previous)
 
 
 __all__ = ["DOUBTFUL_BELOW", "NoBoardFound", "READER_MODULES", "Reading", "read", "reader"]

@@ -71,7 +71,7 @@ from engines.destructo.rules import COLOURLESS, Boulder, group_at, removal
 from engines.errors import NotationError
 from vision import grid
 from vision.colour import lab_image, shrink_by
-from vision.images import as_bgr
+from vision.images import as_bgr, board_image
 from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
 
 GAME = "destructo"
@@ -830,8 +830,9 @@ def read(image: np.ndarray, previous: Any = None) -> Reading:
     """Read a Destruct-o-Match board from a BGR (or grey, or BGRA) screenshot; see the module's
     docstring. ``previous``, the state before, if known. Raises NoBoardFound; when the end-of-game
     panel hides the board, its ``diagnostics["end_panel"]`` holds the final score read."""
+    image = board_image(image)
     try:
-        return _read_board(as_bgr(image), previous)
+        return _read_board(image, previous)
     except NoBoardFound as error:
         panel = read_end_score(image)
         if panel is None:
@@ -1014,7 +1015,9 @@ def read_end_score(image: np.ndarray) -> tuple[int, float] | None:
     if min(grey.shape) < 60:
         return None
     scale = PANEL_SIDE / max(grey.shape)  # thin strokes stay whole when a small image is enlarged
-    grey = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+    # explicit sizes of at least a pixel: a very long, thin image would round one side to nothing
+    size = (max(1, round(grey.shape[1] * scale)), max(1, round(grey.shape[0] * scale)))
+    grey = cv2.resize(grey, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
     pieces, ink = _text_pieces(grey)
     lines: list[list[tuple[int, int, int, int]]] = []
     for piece in sorted(pieces, key=lambda box: box[1] + box[3] / 2):

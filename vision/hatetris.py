@@ -59,7 +59,7 @@ from engines.hatetris.pieces import CELLS, PIECE_INDEX, PIECES
 from engines.hatetris.state import BAR, DEFAULT_RULES, State
 from vision.colour import label_table, labels, shrink_to, srgb_to_lab
 from vision.grid import even_lines, run_centres
-from vision.images import as_bgr
+from vision.images import board_image
 from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
 
 GAME = "hatetris"
@@ -751,7 +751,7 @@ def _engine_state(classes: np.ndarray, confidence: np.ndarray, score: int | None
 def read(image: np.ndarray, previous: Any = None) -> Reading:
     """Read the HATETRIS well in a BGR ``image`` (see the module doc); raises NoBoardFound."""
     started = time.perf_counter()
-    bgr = as_bgr(image)
+    bgr = board_image(image)
     if min(bgr.shape[:2]) < ROWS * MIN_PITCH / 2:
         raise NoBoardFound(f"the image ({bgr.shape[1]} x {bgr.shape[0]}) is too small to hold a readable well")
     working, factor = _working_copy(bgr)

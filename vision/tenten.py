@@ -41,7 +41,7 @@ from engines.tenten.pieces import SIZE
 from vision import colour as colour_model
 from vision import grid as grid_finder
 from vision.colour import delta_e, lab_image, lab_of_hex
-from vision.images import as_bgr
+from vision.images import board_image
 from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
 
 #: The game's colours sampled from a real screenshot (spec 5 and the transcription); the names are
@@ -154,7 +154,7 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     :class:`NoBoardFound`.
     """
     started = time.perf_counter()
-    image = as_bgr(image)
+    image = board_image(image)
     found = _find_board_at_a_scale(image)
     region = Region.around(found, image.shape)
     crop = region.cut(image)
