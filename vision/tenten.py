@@ -311,7 +311,13 @@ def find_board(image: np.ndarray) -> BoardGeometry:
     tried: set[tuple[int, int, int]] = set()
     pages = page_colours(smooth)
     for apart_by in PAGE_APART:
+        seen: list[np.ndarray] = []
         for page in pages:
+            # a colour within the step of one tried gives much the same blobs: on noise, the five
+            # candidates are all neighbours of mid-grey, and each try costs a search of many blobs
+            if any(np.abs(page - other).max() <= apart_by for other in seen):
+                continue
+            seen.append(page)
             apart = (_distance_from(smooth, page) > apart_by).astype(np.uint8)
             # the gaps between cells are a pixel or two at a small scale: judged unblurred
             geometry = _board_blob(image, _distance_from(image, page), apart, page, tried)
