@@ -13,6 +13,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from engines.errors import KibitzInputError
+from engines.limits import check_int, parse_int
+from vision.images import oversized
+
+#: Screen coordinates and sizes are 32-bit on every platform.
+COORDINATE_LIMIT = 2 ** 31 - 1
+
 
 class CaptureUnavailable(RuntimeError):
     """The platform gave no pixels (e.g. Wayland without a screenshot portal); the message says
@@ -29,17 +36,32 @@ class Region:
     height: int
 
     def __post_init__(self) -> None:
+        for field in ("left", "top", "width", "height"):
+            check_int(getattr(self, field), f"a capture region's {field}", -COORDINATE_LIMIT, COORDINATE_LIMIT)
         if self.width <= 0 or self.height <= 0:
-            raise ValueError(f"a capture region needs a positive size, not {self.width} x {self.height}")
+            raise KibitzInputError(f"a capture region needs a positive size, not {self.width} x {self.height}")
+        too_large = oversized(self.width, self.height)
+        if too_large:  # refused before the backend allocates it (a damaged remembered region, say)
+            raise KibitzInputError(f"capture region: {too_large}")
 
     def as_list(self) -> list[int]:
         return [self.left, self.top, self.width, self.height]
 
     @classmethod
     def from_list(cls, values: Sequence[int]) -> Region:
+        """A region from four whole numbers (or their decimal texts, as settings store them)."""
         if len(values) != 4:
-            raise ValueError(f"a capture region is [left, top, width, height], not {list(values)!r}")
-        return cls(*(int(v) for v in values))
+            raise KibitzInputError(f"a capture region is [left, top, width, height], not {list(values)!r}"[:200])
+        fields = ("left", "top", "width", "height")
+        return cls(*(_whole(value, f"a capture region's {field}") for value, field in zip(values, fields)))
+
+
+def _whole(value: object, field: str) -> int:
+    if isinstance(value, str):
+        return parse_int(value.strip(), field, -COORDINATE_LIMIT, COORDINATE_LIMIT)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return check_int(value, field, -COORDINATE_LIMIT, COORDINATE_LIMIT)
 
 
 @dataclasses.dataclass(frozen=True)
