@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import multiprocessing
 import os
 import queue
@@ -27,16 +28,22 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from advisors.splt.search import Search, Settings, Snapshot
+from advisors.splt import kernel
+from advisors.splt.search import MAX_COUNT, PLAYERS, Search, Settings, Snapshot
+from engines import limits
 from engines.contract import Line
-from engines.errors import KibitzInputError
-from engines.files import read_text, write_text_atomic
+from engines.errors import KibitzInputError, NotationError
+from engines.files import write_text_atomic
 from engines.splt import fast, notation
 from engines.splt.state import State
 
 SEARCH_FILE = "search.json"
 START_FILE = "start.txt"
 _PROGRESS_SECONDS = 0.5
+#: Worker processes one search may run (each holds a few megabytes).
+MAX_WORKERS = 256
+#: The longest pause between two checkpoints of a worker (a day).
+MAX_CHECKPOINT_SECONDS = 86_400.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,6 +83,7 @@ class ParallelSearch:
         self.folder = folder
         self.description = description
         self.line = line
+        self._resumed: dict[int, Search] = {}  # checkpoints checked by resume, used by run
 
     @property
     def settings(self) -> Settings:
@@ -92,6 +100,8 @@ class ParallelSearch:
         seed: int | None = None,
         checkpoint_seconds: float = 30.0,
     ) -> ParallelSearch:
+        """A new search in ``folder`` (its start line and search.json are written; each worker
+        writes its checkpoint as it goes, and search.json lists the workers that have)."""
         folder = Path(folder)
         if (folder / SEARCH_FILE).exists():
             raise KibitzInputError(
@@ -105,10 +115,13 @@ class ParallelSearch:
         Search.start_from(settings, line, from_move, stack_capacity=1)
         if workers is None:
             workers = os.cpu_count() or 1
+        limits.check_int(workers, "workers", 1, MAX_WORKERS)
         if not settings.is_random:
             workers = 1
         if seed is None:
             seed = time.time_ns() % 1_000_000_007
+        limits.check_int(seed, "seed", 0, limits.INT64_MAX // 2048)
+        _check_interval(checkpoint_seconds, "checkpoint seconds")
         folder.mkdir(parents=True, exist_ok=True)
         description = {
             "game": "splt",
@@ -116,10 +129,11 @@ class ParallelSearch:
             "settings": settings.to_json(),
             "from_move": from_move,
             "start_moves": len(line.moves),
-            "workers": max(1, workers),
+            "workers": workers,
             "seed": seed,
             "checkpoint_seconds": checkpoint_seconds,
             "best": None,
+            "saved_workers": [],
         }
         write_text_atomic(folder / START_FILE, notation.geometric_text(line))
         search = cls(folder, description, line)
@@ -128,27 +142,66 @@ class ParallelSearch:
 
     @classmethod
     def resume(cls, path: str | os.PathLike, workers: int | None = None) -> ParallelSearch:
-        """The search saved in ``path`` (its folder, or the folder's search.json)."""
-        path = Path(path)
-        folder = path.parent if path.name == SEARCH_FILE else path
-        source = folder / SEARCH_FILE
-        try:
-            description = json.loads(read_text(source))
-        except FileNotFoundError:
-            raise KibitzInputError(f"{folder}: no {SEARCH_FILE} here; is this a search folder?") from None
-        except json.JSONDecodeError as error:
-            raise KibitzInputError(f"{source}: not valid JSON ({error})") from None
-        try:
-            Settings(**description["settings"])
-            int(description["from_move"])
-            line = notation.parse_sequence(read_text(folder / START_FILE), str(folder / START_FILE))
-        except (KeyError, TypeError) as error:
-            raise KibitzInputError(f"{source}: missing or bad entry {error}") from None
-        except FileNotFoundError:
-            raise KibitzInputError(f"{folder}: {START_FILE} is missing") from None
+        """The search saved in ``path`` (its folder, or the folder's search.json), checked in full
+        before anything runs: search.json, start.txt, the best game's file and every worker's
+        checkpoint, each against the others. ``workers``: how many to run now (more start fresh)."""
+        folder, description = read_description(path)
+        start_path = folder / START_FILE
+        if not start_path.is_file():
+            raise KibitzInputError(f"{START_FILE} is missing; the search folder is damaged", source=str(folder))
+        line = notation.parse_sequence(limits.read_text_file(start_path), str(start_path))
+        _replay_located(line, str(start_path))
+        if len(line.moves) != description["start_moves"]:
+            raise KibitzInputError(
+                f"holds {len(line.moves)} moves but {SEARCH_FILE} says the search started from "
+                f"{description['start_moves']}; the file was cut or changed", source=str(start_path))
+        search = cls(folder, description, line)
+        search._check_best_file()
+        search._check_checkpoints()
         if workers is not None:
-            description["workers"] = max(1, workers) if Settings(**description["settings"]).is_random else 1
-        return cls(folder, description, line)
+            limits.check_int(workers, "workers", 1, MAX_WORKERS)
+            description["workers"] = workers if search.settings.is_random else 1
+        return search
+
+    def _check_best_file(self) -> None:
+        best = self.description["best"]
+        if best is None:
+            return
+        path = self.folder / best["file"]
+        if not path.is_file():
+            raise KibitzInputError(f"the best game's file {best['file']} named in {SEARCH_FILE} is missing",
+                                   source=str(self.folder))
+        found = notation.parse_sequence(limits.read_text_file(path), str(path), start=self.line.start)
+        end = _replay_located(found, str(path))
+        if found.start != self.line.start or (end.splits, end.score) != (best["splits"], best["score"]):
+            raise KibitzInputError(f"does not hold the best game {SEARCH_FILE} names ({best['splits']} splits, "
+                                   f"score {best['score']:,})", source=str(path))
+
+    def _check_checkpoints(self) -> None:
+        """Every worker checkpoint search.json says was saved is there, and every checkpoint there
+        is sound and of this very search (a worker that never saved starts afresh: nothing of it
+        was kept)."""
+        self._resumed = {}
+        expected_forced = [int(i) for i in fast.replay_checked(self.line.start, list(self.line.moves)).indices]
+        first = self.line.start.splits
+        for index in range(self.description["workers"]):
+            path = self._checkpoint(index)
+            if not path.exists():
+                if index in self.description["saved_workers"]:
+                    raise KibitzInputError(
+                        f"is missing, though {SEARCH_FILE} records that worker {index} saved its search there; "
+                        "restore the file or start a new search", source=str(path))
+                continue
+            search = Search.load(path)
+            forced = search.arrays["forced"]
+            same = (search.settings == self.settings and search.start == self.line.start
+                    and search.from_move == self.description["from_move"]
+                    and list(forced[first:first + len(expected_forced)]) == expected_forced
+                    and search.arrays["params"][kernel.K_FORCED_END] <= first + len(expected_forced))
+            if not same:
+                raise KibitzInputError(f"is the checkpoint of another search than the one {SEARCH_FILE} and "
+                                       f"{START_FILE} describe", source=str(path))
+            self._resumed[index] = search
 
     # --- running --------------------------------------------------------------------------------
 
@@ -176,10 +229,16 @@ class ParallelSearch:
             for index in range(workers)
         ]
         snapshots: dict[int, Snapshot] = {}
+        resumed, self._resumed = self._resumed, {}
         for index in range(workers):
-            checkpoint = self._checkpoint(index)
-            if checkpoint.exists():
-                snapshots[index] = Search.load(checkpoint).snapshot()
+            saved = resumed.get(index)
+            if saved is None and self._checkpoint(index).exists():
+                saved = Search.load(self._checkpoint(index))
+            if saved is not None:
+                snapshots[index] = saved.snapshot()
+                # A best the worker saved but the parent had no time to record before a kill.
+                if saved.snapshot().best_splits > 0:
+                    self._record_best(saved.snapshot(), saved.best_indices())
         games_at_start = sum(s.games for s in snapshots.values())
         began = time.monotonic()
         for process in processes:
@@ -196,6 +255,9 @@ class ParallelSearch:
             if kind == "error":
                 failures.append(f"search worker {index} failed: {payload[0]}")
                 finished.add(index)
+                return False
+            if kind == "saved":
+                self._record_saved(index)
                 return False
             snapshots[index] = payload[0]
             if kind == "done":
@@ -262,6 +324,7 @@ class ParallelSearch:
     def _checkpoint(self, index: int) -> Path:
         return self.folder / f"worker-{index}.npz"
 
+
     def _worker_config(self, index: int, games: int | None) -> dict:
         return {
             "index": index,
@@ -271,8 +334,7 @@ class ParallelSearch:
             "settings": self.description["settings"],
             "from_move": self.description["from_move"],
             "seed": int(self.description["seed"]) * 1009 + index,
-            "checkpoint_seconds": float(self.description.get("checkpoint_seconds", 30.0)),
-            "best_splits": (self.description["best"] or {}).get("splits", 0),
+            "checkpoint_seconds": float(self.description["checkpoint_seconds"]),
         }
 
     def _record_best(self, snapshot: Snapshot, indices: list[int]) -> bool:
@@ -290,11 +352,19 @@ class ParallelSearch:
         self._write_description()
         return True
 
+    def _record_saved(self, index: int) -> None:
+        saved = self.description["saved_workers"]
+        if index not in saved:
+            saved.append(index)
+            saved.sort()
+            self._write_description()
+
     def _best_line(self) -> Line | None:
         best = self.description["best"]
         if not best:
             return None
-        return notation.parse_sequence(read_text(self.folder / best["file"]), str(self.folder / best["file"]))
+        path = self.folder / best["file"]
+        return notation.parse_sequence(limits.read_text_file(path), str(path), start=self.line.start)
 
     def _write_description(self) -> None:
         write_text_atomic(self.folder / SEARCH_FILE, json.dumps(self.description, indent=2) + "\n")
@@ -340,13 +410,22 @@ def _worker_main(config: dict, messages, stop) -> None:
     try:
         checkpoint = Path(config["checkpoint"])
         if checkpoint.exists():
-            search = Search.load(checkpoint)
+            search = Search.load(checkpoint)  # checked by the parent too, before this process began
         else:
             settings = Settings(**config["settings"])
-            line = notation.parse_sequence(read_text(config["start"]), config["start"])
+            line = notation.parse_sequence(limits.read_text_file(config["start"]), config["start"])
             search = Search.start_from(
                 settings, line, config["from_move"], follow_rest=index == 0, seed=config["seed"]
             )
+        saved_once = checkpoint.exists()
+
+        def save() -> None:
+            nonlocal saved_once
+            search.save(checkpoint)
+            if not saved_once:  # the parent records it in search.json: from now on the file must be there
+                saved_once = True
+                messages.put(("saved", index))
+
         last_save = time.monotonic()
         last_report = 0.0
         interval = config["checkpoint_seconds"]
@@ -358,7 +437,7 @@ def _worker_main(config: dict, messages, stop) -> None:
                 last_report = now
                 messages.put(("progress", index, snapshot))
             if now - last_save >= interval:
-                search.save(checkpoint)
+                save()
                 last_save = time.monotonic()
 
         def found(current: Search) -> None:
@@ -366,8 +445,82 @@ def _worker_main(config: dict, messages, stop) -> None:
             messages.put(("best", index, snapshot, current.best_indices()))
 
         search.run(games=config["games"], progress=report, should_stop=should_stop, on_best=found)
-        search.save(checkpoint)
+        save()
         messages.put(("done", index, search.snapshot()))
+    except KibitzInputError as error:  # a file damaged since the parent checked it: said, no traceback
+        messages.put(("error", index, str(error)))
     except BaseException as error:  # report instead of dying silently
         messages.put(("error", index, f"{type(error).__name__}: {error}"))
         raise
+
+
+def read_description(path: str | os.PathLike) -> tuple[Path, dict]:
+    """The folder of the search saved at ``path`` (the folder or its search.json) and its
+    search.json, every field present, of its type and within its bounds (a KibitzInputError naming
+    the file and the field otherwise)."""
+    path = Path(path)
+    folder = path.parent if path.name == SEARCH_FILE else path
+    if folder.exists() and not folder.is_dir():
+        raise KibitzInputError("is a file, not a search folder", source=str(folder))
+    source = folder / SEARCH_FILE
+    if not source.is_file():
+        raise KibitzInputError(f"no {SEARCH_FILE} here; is this a search folder?", source=str(folder))
+    where = str(source)
+    description = limits.read_json(source)
+    if not isinstance(description, dict):
+        raise NotationError(f"expected a JSON object, found {type(description).__name__}", source=where)
+    if limits.require(description, "game", str, where) != "splt":
+        raise NotationError(f"the search is of {description['game']!r}, not SPL-T ('splt')", source=where)
+    player = limits.require(description, "player", str, where)
+    if player not in PLAYERS:
+        raise NotationError(f"unknown player {player!r}; one of {', '.join(PLAYERS)}", source=where)
+    settings = Settings.from_json(limits.require(description, "settings", dict, where), where)
+    if settings.player != player:
+        raise NotationError(f"the player is {player!r} but the settings are {settings.player!r}'s", source=where)
+
+    def whole(field: str, low: int, high: int) -> int:
+        return limits.check_int(limits.require(description, field, int, where), field, low, high, source=where)
+
+    start_moves = whole("start_moves", 0, kernel.MAX_LINE)
+    whole("from_move", 0, start_moves)
+    whole("workers", 1, MAX_WORKERS)
+    whole("seed", 0, limits.INT64_MAX // 2048)
+    # Searches saved before the interval was recorded used 30 s.
+    seconds = limits.require(description, "checkpoint_seconds", (int, float), where) \
+        if "checkpoint_seconds" in description else description.setdefault("checkpoint_seconds", 30.0)
+    _check_interval(seconds, "checkpoint_seconds", where)
+    # Searches saved before the workers' first saves were recorded: nothing is known.
+    saved = limits.require(description, "saved_workers", list, where) \
+        if "saved_workers" in description else description.setdefault("saved_workers", [])
+    if any(isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < MAX_WORKERS for index in saved) \
+            or len(set(saved)) != len(saved):
+        raise NotationError(f"saved_workers must list distinct worker numbers 0 to {MAX_WORKERS - 1}", source=where)
+    if "best" not in description:
+        raise NotationError("the field 'best' is missing", source=where)
+    best = description["best"]
+    if best is not None:
+        if not isinstance(best, dict):
+            raise NotationError(f"the field 'best' is {type(best).__name__}, not an object or null", source=where)
+        splits = limits.check_int(limits.require(best, "splits", int, where), "best splits", 1, kernel.MAX_LINE - 1,
+                                  source=where)
+        limits.check_int(limits.require(best, "score", int, where), "best score", 0, MAX_COUNT, source=where)
+        for field, name in (("file", f"best-{splits}.txt"), ("index_file", f"best-{splits}-index.txt")):
+            if limits.require(best, field, str, where) != name:
+                raise NotationError(f"the best game's {field} is {best[field]!r}, not {name!r}", source=where)
+    return folder, description
+
+
+def _check_interval(value: object, field: str, source: str | None = None) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or not (
+            0 < value <= MAX_CHECKPOINT_SECONDS):
+        raise NotationError(f"{field} is {value!r}; it must be a number of seconds above 0 and at most "
+                            f"{MAX_CHECKPOINT_SECONDS:,.0f}", source=source)
+    return float(value)
+
+
+def _replay_located(line: Line, source: str) -> State:
+    """The end of ``line``, its illegal moves refused with the file and move number."""
+    try:
+        return fast.replay_checked(line.start, list(line.moves)).state
+    except KibitzInputError as error:
+        raise error.located(source=source) from None

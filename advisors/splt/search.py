@@ -13,16 +13,16 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import math
 import os
 import time
-import zipfile
-from pathlib import Path
-
+from collections.abc import Mapping
 import numpy as np
 
 from advisors.splt import kernel
+from engines import limits
 from engines.contract import Line
-from engines.errors import KibitzInputError
+from engines.errors import KibitzInputError, NotationError
 from engines.files import write_bytes_atomic
 from engines.splt import fast, notation
 from engines.splt.state import State
@@ -31,6 +31,22 @@ PLAYERS = ("greedy", "weighted", "paranoid")
 TRIGGERS = {"off": kernel.TRIGGER_OFF, "last-box": kernel.TRIGGER_LAST_BOX, "cluster": kernel.TRIGGER_CLUSTER}
 _FOREVER = 1 << 40
 _FORMAT_VERSION = 1
+#: Counters (games, close calls, openings) a checkpoint may hold: far beyond any real run, far from
+#: int64's end so the kernel's increments never wrap.
+MAX_COUNT = 1 << 60
+#: A stack's entries branch at strictly increasing split counts, so it never holds more than
+#: MAX_LINE of them; doubling from 256 gives at most twice that room.
+MAX_STACK_CAPACITY = 2 * kernel.MAX_LINE
+#: Branch weights are a few hundred at most (spec 3.3); anything past this is damage.
+MAX_WEIGHT = 1e9
+#: Bounds of the integer settings (the CLI options of the same names).
+SETTING_BOUNDS = {
+    "opening_moves": (0, _FOREVER),
+    "reseed_below": (0, kernel.MAX_LINE),
+    "close_call_after": (-kernel.MAX_LINE, kernel.MAX_LINE),
+    "close_call_every": (0, kernel.MAX_LINE),
+    "stale_games": (0, MAX_COUNT),
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -55,11 +71,35 @@ class Settings:
 
     def __post_init__(self) -> None:
         if self.player not in PLAYERS:
-            raise ValueError(f"unknown player {self.player!r}; choose one of {', '.join(PLAYERS)}")
+            raise NotationError(f"unknown player {self.player!r}; choose one of {', '.join(PLAYERS)}")
         if self.trigger not in TRIGGERS:
-            raise ValueError(f"unknown trigger {self.trigger!r}; choose one of {', '.join(TRIGGERS)}")
-        if min(self.opening_moves, self.reseed_below, self.close_call_every, self.stale_games) < 0:
-            raise ValueError("opening moves, reseed depth and close-call spacing cannot be negative")
+            raise NotationError(f"unknown trigger {self.trigger!r}; choose one of {', '.join(TRIGGERS)}")
+        for name, (low, high) in SETTING_BOUNDS.items():
+            limits.check_int(getattr(self, name), name, low, high)
+        for name in ("close_call_low", "close_call_high"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise NotationError(f"{name} must be a finite number, not {value!r}")
+        if not isinstance(self.stop_when_empty, bool):
+            raise NotationError(f"stop_when_empty must be true or false, not {self.stop_when_empty!r}")
+
+    @classmethod
+    def from_json(cls, value: object, source: str | None = None) -> Settings:
+        """Settings from their JSON object (``to_json``), every field present, of its type and
+        within its bounds; otherwise a NotationError naming ``source`` and the field."""
+        if not isinstance(value, Mapping):
+            raise NotationError(f"the settings must be a JSON object, not {type(value).__name__}", source=source)
+        fields = {field.name: field.type for field in dataclasses.fields(cls)}
+        unknown = sorted(set(value) - set(fields))
+        if unknown:
+            raise NotationError(f"unknown setting {unknown[0]!r}", source=source)
+        kinds = {"str": str, "int": int, "float": (int, float), "bool": bool}
+        for name, kind in fields.items():
+            limits.require(value, name, kinds[kind], source)
+        try:
+            return cls(**value)
+        except KibitzInputError as error:
+            raise error.located(source=source) from None
 
     @classmethod
     def for_player(cls, player: str, **changes) -> Settings:
@@ -128,6 +168,8 @@ class Search:
         """A new search. ``line`` (default: the empty board and no moves) is replayed; the search
         never changes its first ``from_move`` moves (default: all of them). With ``follow_rest`` the
         first game plays the line's remaining moves before branching away from them."""
+        limits.check_int(seed, "seed", 0, limits.INT64_MAX)
+        limits.check_int(stack_capacity, "stack capacity", 1, MAX_STACK_CAPACITY)
         if line is None:
             line = Line(State(), ())
         moves = tuple(line.moves)
@@ -193,6 +235,8 @@ class Search:
 
     def _grow_stack(self) -> None:
         a = self.arrays
+        if a["stack_meta"].shape[0] * 2 > MAX_STACK_CAPACITY:
+            raise RuntimeError(f"the branch stack outgrew {MAX_STACK_CAPACITY} entries, which the rules rule out")
         for name in ("stack_boxes", "stack_meta", "stack_weights"):
             old = a[name]
             grown = np.zeros((old.shape[0] * 2,) + old.shape[1:], old.dtype)
@@ -260,12 +304,14 @@ class Search:
     # --- checkpoints ----------------------------------------------------------------------------
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write the whole search to ``path`` atomically (numpy's .npz)."""
+        """Write the whole search to ``path`` atomically (numpy's .npz), with a checksum of its
+        arrays."""
         meta = {
             "format": _FORMAT_VERSION,
             "settings": self.settings.to_json(),
             "start": notation.board_text(self.start),
             "from_move": self.from_move,
+            "checksum": limits.arrays_checksum(self.arrays),
         }
         buffer = io.BytesIO()
         np.savez(buffer, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8), **self.arrays)
@@ -273,33 +319,182 @@ class Search:
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> Search:
-        path = Path(path)
-        try:
-            with np.load(path) as data:
-                arrays = {name: np.array(data[name]) for name in data.files if name != "meta"}
-                meta = json.loads(bytes(data["meta"]).decode())
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
-            raise KibitzInputError(f"{path}: not a Kibitz SPL-T search checkpoint ({error})") from None
-        if not isinstance(meta, dict) or meta.get("format") != _FORMAT_VERSION:
-            found = meta.get("format") if isinstance(meta, dict) else None
-            raise KibitzInputError(f"{path}: checkpoint format {found} is not {_FORMAT_VERSION}")
+        """The search saved in ``path``, checked in full before anything runs: its description,
+        the checksum of its arrays (when it has one: older checkpoints do not), every array's type,
+        shape and range, and that every position it holds (the base, the current game, each
+        branch point of the stack, the best game) is the one its moves lead to from the start.
+        Anything else is a KibitzInputError naming the file."""
+        source = str(path)
         expected = _empty_arrays(1)
-        for name, model in expected.items():
-            if name not in arrays:
-                raise KibitzInputError(f"{path}: checkpoint lacks the array {name!r}")
-            array = arrays[name]
-            fixed = model.shape[1:] if name.startswith("stack_") else model.shape
-            shape = array.shape[1:] if name.startswith("stack_") else array.shape
-            if array.dtype != model.dtype or shape != fixed or (name.startswith("stack_") and not array.shape[0]):
-                raise KibitzInputError(f"{path}: checkpoint array {name!r} has shape {array.shape} and type "
-                                       f"{array.dtype}, expected {model.shape} and {model.dtype}")
+        arrays = limits.load_npz(path, ("meta", *expected))
+        meta = _checkpoint_meta(arrays.pop("meta"), source)
+        unknown = sorted(set(arrays) - set(expected))
+        if unknown:
+            raise KibitzInputError(f"not a Kibitz SPL-T search checkpoint (it holds the array {unknown[0]!r})",
+                                   source=source)
+        checksum = meta.get("checksum")
+        if checksum is not None and checksum != limits.arrays_checksum(arrays):
+            raise KibitzInputError("damaged: its arrays do not match the checksum saved with them", source=source)
+        settings = Settings.from_json(meta["settings"], source)
         try:
-            settings = Settings(**meta["settings"])
             start = notation.parse_board(meta["start"])
-            from_move = int(meta["from_move"])
-        except (KeyError, TypeError, ValueError) as error:
-            raise KibitzInputError(f"{path}: checkpoint description is damaged ({error})") from None
+        except KibitzInputError as error:
+            raise KibitzInputError(f"its start position is damaged ({error})", source=source) from None
+        from_move = limits.check_int(meta["from_move"], "from_move", 0, kernel.MAX_LINE, source=source)
+        arrays = {name: np.array(array) for name, array in arrays.items()}  # writable, contiguous copies
+        _check_arrays(arrays, expected, source)
+        _check_search(arrays, settings, start, from_move, source)
         return cls(arrays, settings, start, from_move)
+
+
+def _checkpoint_meta(array: np.ndarray, source: str) -> dict:
+    if array.dtype != np.uint8 or array.ndim != 1:
+        raise KibitzInputError("not a Kibitz SPL-T search checkpoint (its description is not text)", source=source)
+    try:
+        text = array.tobytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise KibitzInputError("its description is damaged (not UTF-8)", source=source) from None
+    meta = limits.load_json(text, source)
+    if not isinstance(meta, dict) or meta.get("format") != _FORMAT_VERSION:
+        found = meta.get("format") if isinstance(meta, dict) else None
+        raise KibitzInputError(f"checkpoint format {repr(found)[:40]} is not {_FORMAT_VERSION}", source=source)
+    limits.require(meta, "settings", dict, source)
+    limits.require(meta, "start", str, source)
+    limits.require(meta, "from_move", int, source)
+    if "checksum" in meta:
+        limits.require(meta, "checksum", str, source)
+    return meta
+
+
+def _check_arrays(arrays: dict[str, np.ndarray], expected: dict[str, np.ndarray], source: str) -> None:
+    """Types, shapes and the ranges no kernel may step outside of."""
+    for name, model in expected.items():
+        shape = (None, *model.shape[1:]) if name.startswith("stack_") else model.shape
+        limits.check_array(arrays, name, source, dtype=model.dtype, shape=shape)
+    capacity = arrays["stack_meta"].shape[0]
+    if not 1 <= capacity <= MAX_STACK_CAPACITY or any(arrays[name].shape[0] != capacity
+                                                      for name in ("stack_boxes", "stack_weights")):
+        raise KibitzInputError(f"its branch stack has room for {capacity} entries in one array and "
+                               f"{arrays['stack_boxes'].shape[0]} or {arrays['stack_weights'].shape[0]} in "
+                               f"others; it must be the same, 1 to {MAX_STACK_CAPACITY}", source=source)
+    limits.check_array(arrays, "floats", source, low=-MAX_WEIGHT, high=MAX_WEIGHT)
+    limits.check_array(arrays, "pending", source, low=0, high=MAX_WEIGHT)
+    limits.check_array(arrays, "stack_weights", source, low=0, high=MAX_WEIGHT)
+    limits.check_array(arrays, "rng", source, low=1)
+
+
+def _check_search(arrays: dict[str, np.ndarray], settings: Settings, start: State, from_move: int,
+                  source: str) -> None:
+    """Every value the kernel reads agrees with the settings and with the moves that lead to it."""
+
+    def refuse(reason: str):
+        raise KibitzInputError(f"damaged search state: {reason}", source=source)
+
+    params, floats, state = arrays["params"], arrays["floats"], arrays["state"]
+    wanted = {
+        kernel.K_OPENING: settings.opening_moves, kernel.K_RESEED_BELOW: settings.reseed_below,
+        kernel.K_CLOSE_AFTER: settings.close_call_after, kernel.K_CLOSE_EVERY: settings.close_call_every,
+        kernel.K_TRIGGER: TRIGGERS[settings.trigger], kernel.K_STOP_WHEN_EMPTY: int(settings.stop_when_empty),
+        kernel.K_STALE_GAMES: settings.stale_games, kernel.K_FLAGS: start.rules.flags(),
+        kernel.K_BASE_SPLITS: start.splits + from_move,
+    }
+    for slot, value in wanted.items():
+        if params[slot] != value:
+            refuse(f"parameter {slot} is {params[slot]}, but the settings and start make it {value}")
+    if (floats[kernel.F_CLOSE_LOW], floats[kernel.F_CLOSE_HIGH]) != (settings.close_call_low, settings.close_call_high):
+        refuse("the close-call bounds differ from the settings")
+    first, base_splits = start.splits, start.splits + from_move
+    last = kernel.MAX_LINE - 1
+    forced_end = int(params[kernel.K_FORCED_END])
+    if not base_splits <= forced_end <= last:
+        refuse(f"the line to follow ends at split {forced_end}, outside {base_splits}..{last}")
+    forced = arrays["forced"]
+    base = _replayed(start, forced[first:base_splits], "the fixed moves", refuse)
+    base_boxes, base_count = fast.pack(base)
+    if (params[kernel.K_BASE_COUNT], params[kernel.K_BASE_SCORE]) != (base_count, base.score) or not np.array_equal(
+            arrays["base_boxes"][:base_count], base_boxes[:base_count]):
+        refuse("the base position is not the one the fixed moves lead to")
+    _replayed(base, forced[base_splits:forced_end], "the line to follow", refuse)
+
+    def scalar(slot: int, name: str, low: int, high: int) -> int:
+        value = int(state[slot])
+        if not low <= value <= high:
+            refuse(f"{name} is {value}, outside {low}..{high}")
+        return value
+
+    splits = scalar(kernel.S_SPLITS, "the split count", base_splits, last)
+    games = scalar(kernel.S_GAMES, "the games played", 0, MAX_COUNT)
+    best_splits = scalar(kernel.S_BEST_SPLITS, "the best game's length", -1, last)
+    scalar(kernel.S_BEST_SCORE, "the best score", 0, MAX_COUNT)
+    scalar(kernel.S_BEST_GAME, "the best game's number", 0, games)
+    scalar(kernel.S_CLOSE_CALLS, "the close calls", 0, MAX_COUNT)
+    scalar(kernel.S_EXPLORING_FROM, "the deepest backtrack", base_splits, kernel.MAX_LINE)
+    pending = scalar(kernel.S_PENDING, "the pending flag", 0, 1)
+    scalar(kernel.S_FOLLOWING, "the following flag", 0, 1)
+    scalar(kernel.S_DONE, "the done flag", 0, 1)
+    scalar(kernel.S_OPENING_END, "the opening's end", base_splits, base_splits + settings.opening_moves)
+    scalar(kernel.S_RESTART_FROM, "the restart split", base_splits, splits)
+    scalar(kernel.S_OPENINGS, "the openings", 1, MAX_COUNT)
+    scalar(kernel.S_ROUND_BEST, "the round's best", 0, last)
+    scalar(kernel.S_ROUND_STALE, "the stale games", 0, MAX_COUNT)
+    if state[kernel.SCALARS - 2:].any():
+        refuse("its unused slots are not zero")
+    line = arrays["line"]
+    if not np.array_equal(line[first:base_splits], forced[first:base_splits]):
+        refuse("the current game changes the fixed moves")
+    # The stack's branch points and the current game lie on one path of the line, at strictly
+    # increasing split counts: replay it once, checking each position on the way.
+    top = scalar(kernel.S_TOP, "the branch stack's height", 0, arrays["stack_meta"].shape[0])
+    meta = arrays["stack_meta"]
+    position, reached = base, base_splits
+    for entry in range(top):
+        count, at, score = (int(value) for value in meta[entry])
+        if not reached <= at < splits:
+            refuse(f"branch point {entry} is at split {at}, not between {reached} and {splits - 1}")
+        position = _replayed(position, line[reached:at], "the current game", refuse)
+        reached = at
+        _same_board(position, count, score, arrays["stack_boxes"][entry], f"branch point {entry}", refuse)
+        _check_weights(position, arrays["stack_weights"][entry], f"branch point {entry}", refuse)
+    position = _replayed(position, line[reached:splits], "the current game", refuse)
+    _same_board(position, int(state[kernel.S_COUNT]), int(state[kernel.S_SCORE]), arrays["boxes"],
+                "the current board", refuse)
+    if pending:
+        _check_weights(position, arrays["pending"], "the pending branch", refuse)
+    if best_splits >= 0:
+        if best_splits < base_splits or games == 0:
+            refuse(f"the best game ends at split {best_splits}, before the search's base {base_splits}")
+        best_line = arrays["best_line"]
+        if not np.array_equal(best_line[first:base_splits], forced[first:base_splits]):
+            refuse("the best game changes the fixed moves")
+        best = _replayed(start, best_line[first:best_splits], "the best game", refuse)
+        if best.score != state[kernel.S_BEST_SCORE] or not (best_splits == last or best.is_over()):
+            refuse("the best game's score or end is not what its moves give")
+    elif games:
+        refuse("games were played but no best game is recorded")
+
+
+def _replayed(position: State, indices: np.ndarray, what: str, refuse) -> State:
+    replay = fast.replay_indices(position, [int(i) for i in indices])
+    if replay.played < len(indices):
+        refuse(f"{what}: move {position.splits + replay.played + 1} (box {int(indices[replay.played])}) "
+               "cannot be played")
+    return replay.state
+
+
+def _same_board(position: State, count: int, score: int, boxes: np.ndarray, what: str, refuse) -> None:
+    packed, expected = fast.pack(position)
+    if count != expected or score != position.score or not np.array_equal(boxes[:count], packed[:count]):
+        refuse(f"{what} is not the position its moves lead to")
+
+
+def _check_weights(position: State, weights: np.ndarray, what: str, refuse) -> None:
+    """Branch weights: zero for boxes that cannot split now, at least one box left to branch to."""
+    count = len(position.boxes)
+    orientation = position.orientation
+    splittable = np.array([box.can_split(orientation) for box in position.boxes], dtype=bool)
+    own = weights[:count]
+    if (own[~splittable] != 0).any() or not (own[splittable] > 0).any():
+        refuse(f"{what}'s weights do not fit its board")
 
 
 def _next_slice(per_slice: int, spent: float, target: float) -> int:

@@ -16,7 +16,6 @@ cannot be written, a folder that already holds a search) arrives as the runner's
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Callable
@@ -24,10 +23,11 @@ from typing import Callable
 import numpy as np
 
 from advisors.splt import kernel
-from advisors.splt.parallel import SEARCH_FILE, ParallelSearch, Progress, Result
-from advisors.splt.search import Settings
+from advisors.splt.parallel import SEARCH_FILE, ParallelSearch, Progress, Result, read_description
+from advisors.splt.search import MAX_COUNT, Settings
 from app.gui.search_runner import SearchOutcome, SearchProgress, StopLatch
 from engines.contract import Line
+from engines import limits
 from engines.errors import KibitzInputError
 from engines.files import read_text
 from engines.splt import GAME
@@ -196,23 +196,12 @@ class SpltSearchJobs:
         "ParanoidPlay from move 1100 of 1196 · best 1,203 splits · score 1,100,245 · 5,120 games
         on 1 worker". Reads only small files; raises KibitzInputError when ``folder`` holds no
         search."""
-        folder = Path(folder)
-        source = folder / SEARCH_FILE
-        try:
-            description = json.loads(read_text(source))
-            player = PLAYER_NAMES.get(description["player"], description["player"])
-            from_move, start_moves = int(description["from_move"]), int(description["start_moves"])
-            workers = int(description["workers"])
-            best = description.get("best")
-            best_words = f"best {best_text(best['splits'], best['score'])}" if best else "no game finished yet"
-        except FileNotFoundError:
-            raise KibitzInputError(f"{folder}: no {SEARCH_FILE} here; is this a search folder?") from None
-        except NotADirectoryError:
-            raise KibitzInputError(f"{folder} is a file, not a search folder") from None
-        except OSError as error:
-            raise KibitzInputError(f"{source}: {error.strerror or error}") from None
-        except (ValueError, KeyError, TypeError) as error:
-            raise KibitzInputError(f"{source}: not a search description ({error})") from None
+        folder, description = read_description(folder)
+        player = PLAYER_NAMES[description["player"]]
+        from_move, start_moves = description["from_move"], description["start_moves"]
+        workers = description["workers"]
+        best = description["best"]
+        best_words = f"best {best_text(best['splits'], best['score'])}" if best else "no game finished yet"
         start = f"from move {from_move} of {start_moves}" if start_moves else "from the empty board"
         games = _checkpointed_games(folder, workers)
         return " · ".join(
@@ -226,10 +215,11 @@ def _checkpointed_games(folder: Path, workers: int) -> int:
     for index in range(workers):
         path = folder / f"worker-{index}.npz"
         try:
-            with np.load(path) as data:
-                total += int(data["state"][kernel.S_GAMES])
-        except (OSError, KeyError, ValueError, IndexError):
-            continue  # not saved yet, or damaged: resuming will say so precisely
+            state = limits.check_array(limits.load_npz(path, ("state",)), "state", str(path), dtype=np.int64,
+                                       shape=(kernel.SCALARS,))
+        except KibitzInputError:
+            continue  # damaged or missing: resuming checks the whole file and says why precisely
+        total += min(max(int(state[kernel.S_GAMES]), 0), MAX_COUNT)
     return total
 
 
