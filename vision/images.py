@@ -48,8 +48,8 @@ def oversized(width: int, height: int) -> str | None:
     pixels = width * height
     if pixels <= MAX_PIXELS:
         return None
-    return (f"the image is {width:,} x {height:,} px ({pixels / 1e6:,.1f} megapixels); Kibitz reads images of "
-            f"at most {MAX_PIXELS / 1e6:g} megapixels")
+    return (f"the image is {width:,} x {height:,} px, {pixels:,} pixels; Kibitz reads images of at most "
+            f"{MAX_PIXELS:,} pixels ({MAX_PIXELS / 1e6:g} megapixels)")
 
 
 def image_size(data: bytes, source: str = "image") -> tuple[str, int, int]:
