@@ -1,20 +1,10 @@
-"""``kibitz`` with no arguments opens the window; ``kibitz VERB ...`` runs headless."""
+"""``python -m app``: the ``kibitz`` command (:func:`app.cli.main`)."""
 
 from __future__ import annotations
 
 import sys
 
-
-def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    from app import cli
-
-    if args and (args[0] in cli.VERBS or args[0] in ("-h", "--help", "--version")):
-        return cli.main(args)
-    from app.gui import run
-
-    return run(args)
-
+from app.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

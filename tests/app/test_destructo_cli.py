@@ -53,13 +53,15 @@ def test_play_reports_whole_games_in_the_shared_json_shape(capsys):
 
 def test_advise_checks_its_numbers_and_says_when_nothing_is_left(capsys):
     code, out, err = run(capsys, "advise", "destructo", SPLIT, "--width", "-5")
-    assert code == 1 and "--width and --limit are at least 1" in err
+    assert code == 2 and "argument --width: must be a whole number from 1 to 100,000, not '-5'" in err
     code, out, err = run(capsys, "advise", "destructo", SPLIT, "--search", "irpan")
-    assert code == 1 and "--search irpan is for play" in err
+    assert code == 2 and "argument --search: invalid choice: 'irpan' (choose from 'planner')" in err
     code, out, err = run(capsys, "advise", "destructo", "a g/g a")
     assert code == 0 and "no click takes anything" in out
 
 
 def test_play_checks_its_numbers(capsys):
     code, out, err = run(capsys, "play", "destructo", "--games", "0")
-    assert code == 2 and "at least 1" in err
+    assert code == 2 and "argument --games: must be a whole number from 1 to 100,000, not '0'" in err
+    code, out, err = run(capsys, "play", "destructo", "--search", "irpan", "--depth", "99")
+    assert code == 2 and "argument --depth: must be a whole number from 1 to 6, not '99'" in err

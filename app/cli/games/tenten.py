@@ -1,42 +1,60 @@
-"""``kibitz play 1010`` and ``kibitz advise 1010 BOARD``: the round planner headless."""
+"""1010! on the command line: ``advise`` (the round planner's ranking on a board, typed or in a
+file, or at a sequence's end) and ``play`` (whole games with it)."""
 
 from __future__ import annotations
 
+import argparse
 import json
-import sys
+import re
+
+from app.cli.games import GamePlug
+from app.cli.inputs import read_position
+from app.cli.options import THREADS, whole_number
+from engines.errors import KibitzInputError
+
+MAX_LIMIT = 1000
+MAX_ROUNDS = 10 ** 9
+COMMENT = ";"
 
 
-def add_options(parser) -> None:
-    parser.add_argument("--weights", default="10025",
-                        help="1010!: Coelho's weight string, five base-36 digits for free cells, 5x5 probe, "
-                             "O/H/V probes, alignment, compaction (default 10025)")
-
-
-def _weights(args):
+def weight_string(text: str):
+    """An argparse type: Coelho's weight string, exactly five base-36 digits (0-9, a-z)."""
     from advisors.tenten import Weights
 
-    return Weights.parse(args.weights)
+    if not re.fullmatch(r"[0-9a-zA-Z]{5}", text.strip()):
+        raise argparse.ArgumentTypeError(f"must be five base-36 digits (0-9, a-z) such as 10025 or 1a0k5, not {text!r}")
+    return Weights.parse(text.strip())
+
+
+def add_weights_option(group) -> None:
+    group.add_argument("--weights", type=weight_string, default="10025",
+                       help="Coelho's weight string, five base-36 digits for free cells, 5x5 probe, O/H/V probes, "
+                       "alignment, compaction (default 10025)")
+    group.add_argument("--threads", type=THREADS, default=2, help="search threads, 1 to 256 (default 2)")
+
+
+def add_advise_options(group) -> None:
+    add_weights_option(group)
+    group.add_argument("--limit", type=whole_number(1, MAX_LIMIT), default=10,
+                       help=f"list this many moves, 1 to {MAX_LIMIT:,} (default 10)")
+
+
+def add_play_options(group) -> None:
+    add_weights_option(group)
+    group.add_argument("--rounds-cap", type=whole_number(1, MAX_ROUNDS), default=None,
+                       help="stop each game after this many rounds")
 
 
 def advise(game, args) -> int:
     from advisors.tenten import Planner
     from advisors.tenten.planner import candidates as ranked_candidates
-    from app.cli import fail
-    from app.g2048_commands import read_position
-    from engines.errors import KibitzInputError
 
-    try:
-        weights = _weights(args)
-        state = read_position(game, args.file)
-    except OSError as error:
-        return fail(f"{args.file}: cannot read: {error.strerror or error}", args.json, game.short_name)
-    except (KibitzInputError, ValueError) as error:
-        return fail(str(error), args.json, game.short_name, error if isinstance(error, KibitzInputError) else None)
+    weights = args.weights
+    state, source = read_position(game, args.file, COMMENT)
     if state.deal_due:
-        return fail("the tray is empty: enter the deal (e.g. deal:Vi.) or a header 'tray V i .' first", args.json,
-                    game.short_name)
-    planner = Planner(weights, threads=args.threads)
-    planning = planner.plan(state)
+        raise KibitzInputError("the tray is empty: enter the deal (e.g. deal:Vi.) or a header 'tray V i .' first",
+                               source=source)
+    planning = Planner(weights, threads=args.threads).plan(state)
     candidates = ranked_candidates(state, planning, weights, args.limit)
     if args.json:
         print(json.dumps({
@@ -67,17 +85,12 @@ def play(game, args) -> int:
     from advisors.tenten import Planner
     from advisors.tenten.selfplay import play_game, summary
 
-    try:
-        weights = _weights(args)
-    except ValueError as error:
-        print(f"kibitz: {error}", file=sys.stderr)
-        return 2
-    if args.games < 1 or (args.rounds_cap is not None and args.rounds_cap < 1):
-        print("kibitz: --games and --rounds-cap are at least 1", file=sys.stderr)
-        return 2
+    from app.cli.play import seeds
+
+    weights = args.weights
     planner = Planner(weights, threads=args.threads)
     records = []
-    for seed in range(args.seed, args.seed + args.games):
+    for seed in seeds(args):
         record = play_game(seed, planner, args.rounds_cap)
         records.append(record)
         if not args.json:
@@ -94,3 +107,10 @@ def play(game, args) -> int:
                 f"{ended} games ended)" if ended else "no game ended")
     print(f"{games}: average score {total['average_score']:,.0f}, {total['ms_per_round']:.2f} ms/round; {estimate}")
     return 0
+
+
+PLUG = GamePlug(
+    options={"advise": add_advise_options, "play": add_play_options},
+    work={"advise": advise, "play": play},
+    comment=COMMENT,
+)

@@ -6,25 +6,28 @@ import json
 import sys
 import time
 
-
-def add_parser(verbs) -> None:
-    read = verbs.add_parser(
-        "read", help="read a game's board from a screenshot: board text, confidence and doubtful cells")
-    read.add_argument("game")
-    read.add_argument("image", help="a screenshot file (PNG, JPEG, ...), or - for the image's bytes on standard input")
-    read.add_argument("--json", action="store_true", help='print one JSON object: {"game", "board", "cells", '
-                      '"confidence", "doubtful"} or {"game", "error"}')
+SUMMARY = "read a game's board from a screenshot: board text, confidence and doubtful cells"
+GENERIC = True
 
 
-def run(game, args) -> int:
-    from app.cli import fail
+def add_arguments(parser, game) -> None:
+    parser.add_argument("game")
+    parser.add_argument("image", help="a screenshot file (PNG, JPEG, ...), or - for the image's bytes on standard input")
+    parser.add_argument("--json", action="store_true", help='print one JSON object: {"game", "board", "cells", '
+                        '"confidence", "doubtful"} or {"game", "error"}')
+
+
+def run(game, plug, args) -> int:
+    from engines.limits import check_path
     from vision import NoBoardFound, read
-    from vision.images import ImageError, decode, load
+    from vision.images import decode, load
 
-    try:
-        image = decode(sys.stdin.buffer.read(), "standard input") if args.image == "-" else load(args.image)
-    except ImageError as error:
-        return fail(str(error), args.json, game.short_name)
+    # an image that cannot be loaded is an ImageError, a KibitzInputError naming the file
+    if args.image == "-":
+        image = decode(sys.stdin.buffer.read(), "standard input")
+    else:
+        check_path(args.image)
+        image = load(args.image)
     started = time.perf_counter()
     try:
         reading = read(game.short_name, image)
