@@ -15,7 +15,7 @@ from typing import Callable
 
 from advisors.hatetris.beam import BeamProgress, BeamSearch, BeamSettings
 from app.gui.search_runner import SearchOutcome, SearchProgress, StopLatch
-from app.hatetris_search import BEST_FILE, CHECKPOINT_FILE
+from app.cli.games.hatetris import BEST_FILE, CHECKPOINT_FILE
 from engines.contract import Line
 from engines.errors import KibitzInputError
 from engines.files import write_text_atomic
