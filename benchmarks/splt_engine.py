@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app import bench  # noqa: E402
+from app.cli.games.splt import playout_table  # noqa: E402
 from engines import GAMES  # noqa: E402
 
 TARGET_SPLITS_PER_SECOND = 200_000
@@ -36,7 +36,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=10.0, help="time per engine path")
     args = parser.parse_args()
 
-    numba_row, python_row = bench.splt_playout_table(args.seconds)
+    numba_row, python_row = playout_table(args.seconds)
     print("SPL-T random playouts from the empty board, one core")
     print(f"{'engine':<26} {'splits/s':>10} {'games/s':>9} {'games':>9} {'mean len':>9} {'min':>4} {'max':>4}")
     for row in (numba_row, python_row):
