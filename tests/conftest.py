@@ -19,6 +19,7 @@ def private_settings_and_session(tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("kibitz-home") / "settings"
     monkeypatch.setenv("KIBITZ_SETTINGS_DIR", str(home))
     monkeypatch.setenv("KIBITZ_SESSION_DIR", str(home))
+    monkeypatch.setenv("KIBITZ_DATA_DIR", str(home.parent / "data"))  # the command line's searches, crash reports
     # kernels compile in the tests' own process (the preparation process is tested by itself)
     monkeypatch.setenv("KIBITZ_PREPARE_IN_PROCESS", "1")
     return home
