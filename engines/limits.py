@@ -28,6 +28,11 @@ MAX_FILE_BYTES = 512 * 1024 * 1024
 MAX_MEMORY_BYTES = 4 * 1024 ** 3
 #: The largest integer any field takes (counters, scores, seeds): 64-bit kernels hold it.
 INT64_MAX = 2 ** 63 - 1
+#: The largest score a position may carry: exact as a JavaScript number (the real pages' scores) and far
+#: enough below 64 bits that no game's gains can overflow a kernel's int64 while it is played on.
+MAX_SCORE = 2 ** 53
+#: The range of a kernel's int32 fields (coordinates, counters kept in 32-bit arrays).
+INT32_MIN, INT32_MAX = -2 ** 31, 2 ** 31 - 1
 
 
 def _describe_bounds(low: int | None, high: int | None) -> str:
