@@ -13,8 +13,9 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import numba
@@ -22,7 +23,9 @@ import numpy as np
 
 from advisors.hatetris import kernel
 from advisors.hatetris.heuristic import BEAM_WEIGHTS, TERM_NAMES
+from engines import limits
 from engines.contract import Line
+from engines.errors import KibitzInputError, NotationError
 from engines.files import write_bytes_atomic
 from engines.hatetris import GAME, Placement, State, codecs
 from engines.hatetris import kernel as rules_kernel
@@ -32,6 +35,26 @@ from engines.hatetris.state import Rules, cell_count
 
 CHUNK = 2048  # parents per kernel call: progress and Stop at least this often
 CHECKPOINT_VERSION = 2
+#: The arrays of a checkpoint besides its description.
+CHECKPOINT_ARRAYS = ("parent", "hashes", "pieces", "scores", "cells", "moves", "layer_wells", "layer_scores",
+                     "layer_cells", "layer_nodes")
+#: Children a well has at most, about (every resting placement of one piece; a 10-wide well's
+#: pieces rest in 9 columns x 4 turns at most, rarely in two rows): sizes a layer's arrays.
+CHILDREN_PER_WELL = 40
+#: Bytes one child takes while a layer is expanded: its parent, placement, score and key, the
+#: copies that drop game-over children and keep the distinct ones, the sort that finds them, its
+#: cost (measured peak: about 170 per child at width 20,000).
+BYTES_PER_CHILD = 200
+#: Counters (pieces, scores, children) a checkpoint may hold: far beyond any real search.
+MAX_COUNT = 1 << 60
+#: The longest pause between two checkpoints (a day).
+MAX_CHECKPOINT_SECONDS = 86_400.0
+
+
+def layer_bytes(width: int, depth: int) -> int:
+    """About what expanding one layer of a ``width``-wide beam over wells ``depth`` rows deep takes."""
+    kept = 2 * depth * 8 + 6 * 8 + 8  # the layer's wells and the next one's, their numbers, the history row
+    return width * (CHILDREN_PER_WELL * BYTES_PER_CHILD + kept)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -41,12 +64,29 @@ class BeamSettings:
     weights: tuple[float, ...] = BEAM_WEIGHTS  # the advisor panel shows D&F's; the search uses ours
 
     def __post_init__(self) -> None:
-        if self.width < 1:
-            raise ValueError(f"beam width must be at least 1, not {self.width}")
-        if not 0 <= self.lookahead <= 4:
-            raise ValueError(f"lookahead levels must be 0..4, not {self.lookahead}")
-        if len(self.weights) != len(TERM_NAMES):
-            raise ValueError(f"{len(TERM_NAMES)} weights expected ({', '.join(TERM_NAMES)})")
+        limits.check_int(self.width, "the beam width", 1, limits.INT64_MAX)
+        limits.check_int(self.lookahead, "the lookahead levels", 0, 4)
+        if not isinstance(self.weights, tuple) or len(self.weights) != len(TERM_NAMES):
+            raise NotationError(f"{len(TERM_NAMES)} weights expected ({', '.join(TERM_NAMES)})")
+        if any(isinstance(weight, bool) or not isinstance(weight, (int, float)) or not math.isfinite(weight)
+               for weight in self.weights):
+            raise NotationError("every weight must be a finite number")
+
+    @classmethod
+    def from_json(cls, value: object, source: str | None = None) -> BeamSettings:
+        """Settings from their JSON object, every field present, typed and within bounds."""
+        if not isinstance(value, Mapping):
+            raise NotationError(f"the settings must be a JSON object, not {type(value).__name__}", source=source)
+        unknown = sorted(set(value) - {"width", "lookahead", "weights"})
+        if unknown:
+            raise NotationError(f"unknown setting {unknown[0]!r}", source=source)
+        width = limits.require(value, "width", int, source)
+        lookahead = limits.require(value, "lookahead", int, source)
+        weights = tuple(limits.require(value, "weights", list, source))
+        try:
+            return cls(width, lookahead, weights)
+        except KibitzInputError as error:
+            raise error.located(source=source) from None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,8 +121,10 @@ class BeamSearch:
         self.line = line
         self.start: State = GAME.replay(line.start, line.moves)
         if self.start.over:
-            raise ValueError("the game is already over at the start of the search")
+            raise KibitzInputError("the game is already over at the start of the search")
         self.rules: Rules = self.start.rules
+        limits.check_memory(f"a beam of width {settings.width:,}", layer_bytes(settings.width, self.rules.depth),
+                            field="the width")
         # History of every kept node: parent (-1 for roots), well hash, pieces locked, score,
         # filled cells (the loop check's filter) and the placement that made it. The start line's
         # own wells come first, as one chain.
@@ -116,7 +158,15 @@ class BeamSearch:
             checkpoint: str | Path | None = None, threads: int | None = None,
             checkpoint_seconds: float = 30.0) -> BeamResult:
         """Search until the beam dies out, ``seconds`` pass, ``max_depth`` more pieces are placed,
-        or ``should_stop()``; save to ``checkpoint`` every ``checkpoint_seconds`` and at the end."""
+        or ``should_stop()``; save to ``checkpoint`` at once when it does not exist yet (a kill at
+        any time leaves a search to continue), then after a layer once ``checkpoint_seconds`` have
+        passed since the last save, and at the end."""
+        if isinstance(checkpoint_seconds, bool) or not isinstance(checkpoint_seconds, (int, float)) or not (
+                0 < checkpoint_seconds <= MAX_CHECKPOINT_SECONDS):
+            raise NotationError(f"the checkpoint interval is {checkpoint_seconds!r}; it must be a number of seconds "
+                                f"above 0 and at most {MAX_CHECKPOINT_SECONDS:,.0f}")
+        if checkpoint is not None and not Path(checkpoint).exists():
+            self.save(checkpoint)
         if threads:
             numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
         began = time.perf_counter()
@@ -275,44 +325,161 @@ class BeamSearch:
                           self.finished, stopped)
 
     # -- checkpoints -----------------------------------------------------------------------------
+    def _arrays(self) -> dict[str, np.ndarray]:
+        return {"parent": self.parent.view(), "hashes": self.hashes.view(), "pieces": self.pieces.view(),
+                "scores": self.scores.view(), "cells": self.cells.view(), "moves": self.moves.view(),
+                "layer_wells": self.layer_wells, "layer_scores": self.layer_scores,
+                "layer_cells": self.layer_cells, "layer_nodes": self.layer_nodes}
+
     def save(self, path: str | Path) -> None:
-        """Write the whole search to ``path`` (.npz) atomically."""
+        """Write the whole search to ``path`` (.npz) atomically, with a checksum of its arrays."""
         buffer = io.BytesIO()
+        arrays = self._arrays()
         description = {
             "version": CHECKPOINT_VERSION,
             "settings": dataclasses.asdict(self.settings),
             "line": GAME.sequence_text(self.line, "placements"),
-            "enemy": self.rules.enemy,
+            "enemy": self.rules.enemy, "well_width": self.rules.width, "well_depth": self.rules.depth,
             "depth": self.depth, "children": self.children, "best_node": self.best_node,
             "best_score": self.best_score, "finished": self.finished, "root": self.root,
+            "checksum": limits.arrays_checksum(arrays),
         }
-        np.savez(buffer, description=np.frombuffer(json.dumps(description).encode(), dtype=np.uint8),
-                 parent=self.parent.view(), hashes=self.hashes.view(), pieces=self.pieces.view(),
-                 scores=self.scores.view(), cells=self.cells.view(), moves=self.moves.view(),
-                 layer_wells=self.layer_wells,
-                 layer_scores=self.layer_scores, layer_cells=self.layer_cells, layer_nodes=self.layer_nodes)
+        np.savez(buffer, description=np.frombuffer(json.dumps(description).encode(), dtype=np.uint8), **arrays)
         write_bytes_atomic(path, buffer.getvalue())
 
     @classmethod
     def load(cls, path: str | Path) -> BeamSearch:
-        with np.load(path) as data:
-            description = json.loads(bytes(data["description"]).decode())
-            if description.get("version") != CHECKPOINT_VERSION:
-                raise ValueError(f"{path}: not a beam-search checkpoint of this version")
-            settings = description["settings"]
-            settings["weights"] = tuple(settings["weights"])
-            rules = Rules(enemy=description["enemy"])
-            line = GAME.parse_sequence(description["line"], source=str(path), format="placements", rules=rules)
-            search = cls(line, BeamSettings(**settings))
-            for name in ("parent", "hashes", "pieces", "scores", "cells", "moves"):
-                getattr(search, name).replace(data[name])
-            search.layer_wells = data["layer_wells"].copy()
-            search.layer_scores = data["layer_scores"].copy()
-            search.layer_cells = data["layer_cells"].copy()
-            search.layer_nodes = data["layer_nodes"].copy()
-        for key in ("depth", "children", "best_node", "best_score", "finished", "root"):
-            setattr(search, key, description[key])
+        """The search saved in ``path``, checked in full before it runs: its description, the
+        checksum of its arrays (older checkpoints have none), every array's type and shape, the
+        start line's own wells, every kept well rebuilt layer by layer from its parent (each
+        placement a resting position its piece reaches, each hash, score and cell count as
+        stored), the last layer, the best node, and the best game replayed under the exact rules.
+        Anything else is a KibitzInputError naming the file."""
+        source = str(path)
+        arrays = limits.load_npz(path, ("description", *CHECKPOINT_ARRAYS))
+        description = _checkpoint_description(arrays.pop("description"), source)
+        unknown = sorted(set(arrays) - set(CHECKPOINT_ARRAYS))
+        if unknown:
+            raise KibitzInputError(f"not a beam-search checkpoint (it holds the array {unknown[0]!r})", source=source)
+        checksum = description.get("checksum")
+        if checksum is not None and checksum != limits.arrays_checksum(arrays):
+            raise KibitzInputError("damaged: its arrays do not match the checksum saved with them", source=source)
+        settings = BeamSettings.from_json(description["settings"], source)
+        try:
+            rules = Rules(enemy=description["enemy"], width=description.get("well_width", 10),
+                          depth=description.get("well_depth", 20))
+        except (TypeError, ValueError) as error:
+            raise NotationError(f"the rules are damaged ({error})", source=source) from None
+        line = GAME.parse_sequence(description["line"], source=source, format="placements", rules=rules)
+        try:
+            search = cls(line, settings)
+        except KibitzInputError as error:
+            raise error.located(source=source) from None
+        _restore(search, arrays, description, source)
+        try:
+            GAME.replay(line.start, search.best_line().moves)  # the AI's pieces, under the exact rules
+        except KibitzInputError as error:
+            raise KibitzInputError(f"damaged search: its best game cannot be replayed ({error.reason})",
+                                   source=source) from None
         return search
+
+
+def _checkpoint_description(array: np.ndarray, source: str) -> dict:
+    if array.dtype != np.uint8 or array.ndim != 1:
+        raise KibitzInputError("not a beam-search checkpoint (its description is not text)", source=source)
+    try:
+        text = array.tobytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise KibitzInputError("its description is damaged (not UTF-8)", source=source) from None
+    description = limits.load_json(text, source)
+    if not isinstance(description, dict) or description.get("version") != CHECKPOINT_VERSION:
+        raise KibitzInputError(f"not a beam-search checkpoint of version {CHECKPOINT_VERSION}", source=source)
+    for field, kinds in (("settings", dict), ("line", str), ("enemy", str), ("depth", int), ("children", int),
+                         ("best_node", int), ("best_score", int), ("finished", bool), ("root", int)):
+        limits.require(description, field, kinds, source)
+    for field in ("well_width", "well_depth"):
+        if field in description:
+            limits.require(description, field, int, source)
+    if "checksum" in description:
+        limits.require(description, "checksum", str, source)
+    return description
+
+
+def _restore(search: BeamSearch, arrays: dict[str, np.ndarray], description: dict, source: str) -> None:
+    """Put the saved nodes and layer into ``search`` (made from the same line and settings) after
+    checking every value against what the rules rebuild."""
+
+    def refuse(reason: str):
+        raise KibitzInputError(f"damaged search: {reason}", source=source)
+
+    rules, start = search.rules, search.start
+    count = arrays["parent"].shape[0] if arrays["parent"].ndim == 1 else -1
+    for name in ("parent", "hashes", "pieces", "scores", "cells"):
+        limits.check_array(arrays, name, source, dtype=np.int64, shape=(count,))
+    limits.check_array(arrays, "moves", source, dtype=np.int16, shape=(count, 4))
+    layer = arrays["layer_nodes"].shape[0] if arrays["layer_nodes"].ndim == 1 else -1
+    for name in ("layer_scores", "layer_cells", "layer_nodes"):
+        limits.check_array(arrays, name, source, dtype=np.int64, shape=(layer,))
+    limits.check_array(arrays, "layer_wells", source, dtype=np.int64, shape=(layer, rules.depth))
+    chain = len(search.parent)
+    if count < chain:
+        refuse(f"it holds {count} nodes, fewer than the {chain} wells of its start line")
+    for name in ("parent", "hashes", "pieces", "scores", "cells", "moves"):
+        if not np.array_equal(arrays[name][:chain], getattr(search, name).view()):
+            refuse(f"the start line's wells differ in {name!r}")
+    if description["root"] != search.root:
+        refuse(f"the root is node {description['root']}, not {search.root}")
+    parent, pieces, moves = arrays["parent"], arrays["pieces"], arrays["moves"].astype(np.int64)
+    layers = pieces[chain:] - start.pieces
+    if count > chain and (layers[0] != 1 or (np.diff(layers) < 0).any() or (np.diff(layers) > 1).any()):
+        refuse("the nodes' piece counts do not go up one layer at a time from the start")
+    # Layer by layer: its nodes, their parents in the layer before, their wells rebuilt.
+    first_nodes = np.searchsorted(layers, np.arange(1, (layers[-1] if count > chain else 0) + 2)) + chain
+    previous_nodes = np.array([search.root], dtype=np.int64)
+    previous_wells = search.layer_wells
+    previous_scores, previous_cells = search.layer_scores, search.layer_cells
+    width = search.settings.width
+    for begin, end in zip(first_nodes[:-1], first_nodes[1:]):
+        size = end - begin
+        if size > width:
+            refuse(f"layer {layers[begin - chain]} keeps {size} wells, more than the width {width}")
+        position = parent[begin:end] - previous_nodes[0]
+        if (position < 0).any() or (position >= len(previous_nodes)).any() or (
+                len(previous_nodes) == 1 and (parent[begin:end] != previous_nodes[0]).any()):
+            refuse(f"a node of layer {layers[begin - chain]} has a parent outside the layer before")
+        wells = np.zeros((size, rules.depth), dtype=np.int64)
+        lines, hashes, cells = (np.zeros(size, dtype=np.int64) for _ in range(3))
+        failed = kernel.check_layer(previous_wells, np.ascontiguousarray(position), np.ascontiguousarray(moves[begin:end]),
+                                    rules.width, rules.depth, wells, lines, hashes, cells)
+        if failed >= 0:
+            refuse(f"node {begin + failed}'s placement cannot be played in its parent's well")
+        scores = previous_scores[position] + lines
+        if not (np.array_equal(hashes, arrays["hashes"][begin:end]) and np.array_equal(scores, arrays["scores"][begin:end])
+                and np.array_equal(cells, arrays["cells"][begin:end])):
+            refuse(f"layer {layers[begin - chain]}'s hashes, scores or cell counts are not what its placements give")
+        previous_nodes = np.arange(begin, end, dtype=np.int64)
+        previous_wells, previous_scores, previous_cells = wells, scores, cells
+    for name, value in (("layer_nodes", previous_nodes), ("layer_wells", previous_wells),
+                        ("layer_scores", previous_scores), ("layer_cells", previous_cells)):
+        if not np.array_equal(arrays[name], value):
+            refuse(f"{name!r} is not the last layer of its nodes")
+    kept_layers = len(first_nodes) - 1
+    depth, finished = description["depth"], description["finished"]
+    if depth != kept_layers + (1 if finished else 0):
+        refuse(f"its depth is {depth} but it holds {kept_layers} layers{' and has finished' if finished else ''}")
+    best_node, best_score = description["best_node"], description["best_score"]
+    scores = arrays["scores"][chain:]
+    top = max(int(scores.max()) if len(scores) else start.score, start.score)
+    if not (best_node == search.root or chain <= best_node < count) or best_score != top or best_score != (
+            start.score if best_node == search.root else arrays["scores"][best_node]):
+        refuse(f"its best node {best_node} with score {best_score} is not a node holding the best score {top}")
+    limits.check_int(description["children"], "children", count - chain, MAX_COUNT, source=source)
+    for name in ("parent", "hashes", "pieces", "scores", "cells", "moves"):
+        getattr(search, name).replace(np.array(arrays[name]))
+    search.layer_wells, search.layer_scores = previous_wells, np.ascontiguousarray(previous_scores)
+    search.layer_cells, search.layer_nodes = np.ascontiguousarray(previous_cells), previous_nodes
+    search.depth, search.children, search.finished = depth, description["children"], finished
+    search.best_node, search.best_score = best_node, best_score
 
 
 def finished_replay(line: Line, rules: Rules) -> str:

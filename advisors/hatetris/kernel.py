@@ -409,3 +409,37 @@ def build_layer(wells, parents, moves, width, depth, out):
     for index in range(parents.shape[0]):
         lock(wells[parents[index]], width, depth, moves[index, 0], moves[index, 1], moves[index, 2],
              moves[index, 3], out[index])
+
+
+@kernel
+def check_layer(wells, parents, moves, width, depth, out_wells, out_lines, out_hashes, out_cells):
+    """Rebuild a saved layer of kept children from their parents' ``wells``, checking each first
+    (the values come from a file): the parent exists, the placement is one of its piece's resting
+    positions reachable in the parent's well, and locking it does not end the game. Fills the
+    child's well, cleared lines, hash and filled cells; returns the first child that fails, or -1."""
+    positions = np.empty((MAX_RESTING, 3), dtype=np.int64)
+    for index in range(parents.shape[0]):
+        parent = parents[index]
+        piece = moves[index, 0]
+        o = moves[index, 3]
+        if parent < 0 or parent >= wells.shape[0] or piece < 0 or piece >= PIECE_COUNT or o < 0 or o > 3:
+            return index
+        found = resting_positions(wells[parent], width, depth, piece, positions)
+        reachable = False
+        for position in range(found):
+            if positions[position, 0] == moves[index, 1] and positions[position, 1] == moves[index, 2] \
+                    and positions[position, 2] == o:
+                reachable = True
+                break
+        if not reachable:
+            return index
+        lines = lock(wells[parent], width, depth, piece, moves[index, 1], moves[index, 2], o, out_wells[index])
+        if lines < 0:
+            return index
+        out_lines[index] = lines
+        out_hashes[index] = well_hash(out_wells[index], depth)
+        cells = 0
+        for row in range(depth):
+            cells += _popcount(out_wells[index, row])
+        out_cells[index] = cells
+    return -1
