@@ -72,7 +72,10 @@ def simulate_stack(stack: list[int]) -> tuple[list[int], int]:
                 entries[position] = _halve(entries[position])
             halvings += 1
             entries = [value for value in entries if value != 0]
-        entries = [value - 1 for value in entries]
+        # nothing happens until the smallest entry reaches 0: count down to it in one step (a
+        # position late in a long game would otherwise take as many steps as its split count)
+        steps = max(1, min(entries))
+        entries = [value - steps for value in entries]
     return entries, halvings
 
 
