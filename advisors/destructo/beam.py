@@ -157,6 +157,23 @@ def _line_into(layer, slot, parents, clicks, line):
     return length
 
 
+def search_bytes(start: np.ndarray, width: int, per_first: int) -> int:
+    """About the memory :func:`beam_search` takes from the flat board ``start``: its arrays are
+    sized by the beam's room (width, plus ``per_first`` per first click) times the clicks a line
+    can hold, and by the board's cells."""
+    cells = int(start.shape[0])
+    power = start >> POWER_SHIFT
+    extra = 1 + int((power == EXPLODE).sum()) + 4 * int(((power == WILD) | (power == MORPH)).sum())
+    coloured = int(((start != 0) & ((start & COLOUR_BITS) != 0) & (power != EXPLODE) & (power != WILD)
+                    & (power != MORPH)).sum())
+    max_moves = coloured // 2 + extra
+    room = width + per_first * max_moves
+    per_board = (max_moves * (2 * 8 + 41 + 16)  # parents and clicks; the children; their sort
+                 + 16 * 8  # the table of boards seen
+                 + 2 * cells * 2 + 4 * 8)  # this layer's and the next layer's boards, points, roots
+    return room * per_board + max_moves * max_moves * 8
+
+
 @kernel
 def beam_search(start, columns, width, per_first):
     """Beam search from the flat board ``start``; besides the ``width`` best boards of a layer,

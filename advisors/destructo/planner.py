@@ -12,6 +12,7 @@ import time
 import numpy as np
 
 from advisors.destructo import beam
+from engines import limits
 from engines.destructo.fast import encode, removal
 from engines.destructo.rules import Board
 from engines.destructo.state import Click, State, UseUndo
@@ -79,8 +80,12 @@ def _clicks(cells: np.ndarray, columns: int) -> tuple[Click, ...]:
 def search(board: Board, width: int, per_first: int = 0) -> Planning:
     """Beam search of ``width`` from ``board`` to the end of its level; ``per_first`` more boards
     a layer are kept through each first click, so each gets a line to the end (for ranking)."""
+    limits.check_int(width, "the beam width", 1, limits.INT64_MAX)
+    limits.check_int(per_first, "the boards kept per first click", 0, limits.INT64_MAX)
     grid, _ = encode(board)
     columns = grid.shape[1]
+    limits.check_memory(f"a beam search of width {width:,} on this {grid.shape[0]}x{columns} board",
+                        beam.search_bytes(grid.ravel(), width, per_first), field="the width")
     began = time.perf_counter()
     best_total, best_line, roots, root_total, root_lines, root_ended, boards = beam.beam_search(
         grid.ravel().copy(), columns, width, per_first)

@@ -16,7 +16,9 @@ import numpy as np
 
 from advisors.destructo import kernel
 from advisors.destructo.planner import LevelPlanner
+from engines import limits
 from engines.destructo import GAME, Click, State
+from engines.errors import KibitzInputError
 from engines.destructo.fast import encode
 
 Chooser = Callable[[State], "Click | None"]
@@ -36,14 +38,33 @@ class GameRecord:
                 "slowest_ms": round(self.slowest_ms, 1), "level_scores": list(self.level_scores)}
 
 
+#: Boards Irpan's search may expand for one click (each clicks every group of its board): a
+#: million take some seconds; its cost grows as expand ** (depth - 1).
+MAX_IRPAN_BOARDS = 1_000_000
+
+
+def check_irpan(depth: int, expand: int) -> None:
+    """Refuse, before searching, a depth and expand whose search could not end in reasonable time."""
+    limits.check_int(expand, "the expand", 1, 1000)
+    limits.check_int(depth, "the depth", 1, 1000)
+    boards = sum(expand ** level for level in range(depth))
+    if boards > MAX_IRPAN_BOARDS:
+        deepest = max(level for level in range(1, depth) if sum(expand ** d for d in range(level)) <= MAX_IRPAN_BOARDS)
+        raise KibitzInputError(f"Irpan's search of depth {depth} expanding {expand} boards at each level would "
+                               f"search up to {boards:,.3g} boards a click, over the limit of {MAX_IRPAN_BOARDS:,}; "
+                               f"at expand {expand} the depth is at most {deepest}")
+
+
 def best_click(state: State, depth: int = 3, expand: int = 6) -> Click | None:
     """Irpan's choice: the first click of the best depth-``depth``, expand-``expand`` line."""
+    check_irpan(depth, expand)
     grid, _ = encode(state.board)
     value, row, column = kernel.search(grid, depth, expand)
     return None if row < 0 else Click(int(row), int(column))
 
 
 def irpan_player(depth: int = 3, expand: int = 6) -> Callable[[], Chooser]:
+    check_irpan(depth, expand)
     return lambda: (lambda state: best_click(state, depth, expand))
 
 
