@@ -38,8 +38,9 @@ import re
 
 from engines.contract import Line
 from engines.errors import IllegalMoveError, NotationError
+from engines.limits import INT32_MAX, INT32_MIN, MAX_SCORE, parse_int
 from engines.move_lines import line_offsets
-from engines.splt.state import HEIGHT, WIDTH, Box, Move, Rules, State, validate_boxes
+from engines.splt.state import HEIGHT, MAX_SPLITS, WIDTH, Box, Move, Rules, State, validate_boxes
 
 GEOMETRIC_HEADER = "# kibitz splt sequence"
 GEOMETRIC_EXPLANATION = (
@@ -48,7 +49,7 @@ GEOMETRIC_EXPLANATION = (
 )
 MOVES_PER_LINE = 10
 
-_INT = r"-?\d+"
+_INT = r"-?[0-9]+"
 _MOVE_RE = re.compile(rf"^\s*[\(\[]?\s*({_INT})\s*,\s*({_INT})\s*(?:,\s*({_INT})\s*,\s*({_INT})\s*)?[\)\]]?\s*$")
 _BOX_RE = re.compile(rf"^({_INT}),({_INT}),({_INT}),({_INT})(?::({_INT}))?$")
 _RULE_NAMES = [field.name for field in dataclasses.fields(Rules)]
@@ -64,8 +65,15 @@ def parse_move(text: str) -> Move:
     match = _MOVE_RE.match(text)
     if not match:
         raise NotationError("a move is x,y or x,y,w,h (the box to split)", token=text)
-    x, y, w, h = (None if group is None else int(group) for group in match.groups())
+    x, y, w, h = (None if group is None else _coordinate(group, name, token=text)
+                  for group, name in zip(match.groups(), ("x", "y", "w", "h")))
     return Move(x, y, w, h)
+
+
+def _coordinate(text: str, field: str, **where: object) -> int:
+    """A box's x, y, w, h or points as written: any value the kernels' int32 boxes hold (whether
+    it fits the board is the rules' to say, with their reason)."""
+    return parse_int(text, field, INT32_MIN, INT32_MAX, **where)
 
 
 # -- positions -----------------------------------------------------------------------------------
@@ -124,9 +132,7 @@ def _parse_header(tokens: list[tuple[str, int]], line: int) -> tuple[int, int, R
         if not sep:
             raise NotationError("expected key=value (splits=, score= or rules=)", line=line, column=column, token=token)
         if key in values:
-            if not re.fullmatch(r"\d+", value):
-                raise NotationError(f"{key} must be a whole number", line=line, column=column, token=token)
-            values[key] = int(value)
+            values[key] = parse_int(value, key, 0, _HEADER_BOUNDS[key], line=line, column=column, token=token)
         elif key == "rules":
             names = [name for name in value.split(",") if name]
             unknown = [name for name in names if name not in _RULE_NAMES]
@@ -139,6 +145,11 @@ def _parse_header(tokens: list[tuple[str, int]], line: int) -> tuple[int, int, R
         else:
             raise NotationError(f"unknown key {key!r}; known: splits, score, rules", line=line, column=column, token=token)
     return values["splits"], values["score"], rules
+
+
+#: splits: the kernels keep a point block (at most the split count + 2) in int32, with room for any
+#: sequence a file can hold; score: see engines.limits.MAX_SCORE.
+_HEADER_BOUNDS = {"splits": MAX_SPLITS, "score": MAX_SCORE}
 
 
 def _tokens(line: str) -> list[tuple[str, int]]:
@@ -161,8 +172,9 @@ def _parse_one_line(line: str, line_number: int = 1) -> State:
             raise NotationError(
                 "a box is x,y,w,h or x,y,w,h:points", line=line_number, column=column, token=token
             )
-        x, y, w, h, points = match.groups()
-        boxes.append(Box(int(x), int(y), int(w), int(h), int(points or 0)))
+        x, y, w, h, points = (_coordinate(group or "0", name, line=line_number, column=column, token=token)
+                              for group, name in zip(match.groups(), ("x", "y", "w", "h", "points")))
+        boxes.append(Box(x, y, w, h, points))
     return _checked_state(tuple(boxes), score, splits, rules, line_number)
 
 
@@ -190,14 +202,14 @@ def _parse_diagram(lines: list[tuple[int, str]]) -> State:
             where = {"line": line_number, "column": column, "token": token}
             if token == ".":
                 continue
-            if token == "o" or token.isdigit():
+            if token == "o" or (token.isascii() and token.isdigit()):
                 w = 1
                 while x + w < WIDTH and grid[y][x + w][0] == "-":
                     w += 1
                 h = 1
                 while y + h < HEIGHT and grid[y + h][x][0] == "|":
                     h += 1
-                box = Box(x, y, w, h, 0 if token == "o" else int(token))
+                box = Box(x, y, w, h, 0 if token == "o" else _coordinate(token, "points", **where))
                 for cx, cy in box.cells():
                     expected = "+" if cx > x and cy > y else None
                     if expected and grid[cy][cx][0] != expected:
@@ -208,7 +220,7 @@ def _parse_diagram(lines: list[tuple[int, str]]) -> State:
                         )
                     owner[cy][cx] = box
                 boxes.append(box)
-            elif token in "-|+":
+            elif token in ("-", "|", "+"):
                 if owner[y][x] is None:
                     direction = {"-": "left", "|": "above", "+": "above and to the left"}[token]
                     raise NotationError(
@@ -247,39 +259,55 @@ def looks_like_index_list(text: str) -> bool:
     return body.startswith("[") or ", " in body or bool(re.fullmatch(r"\d+", body))
 
 
-def _index_tokens(text: str, source: str | None) -> list[tuple[int, str, int, int]]:
-    """(value, token, line, column) of each number of an index list, with precise errors."""
+def _line_and_column(text: str, at: int) -> tuple[int, int]:
+    """The 1-based line and column of offset ``at`` (counted only for what an error names, so a
+    long file costs nothing more)."""
+    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+
+
+def _index_tokens(text: str, source: str | None) -> list[tuple[int, str, int]]:
+    """(value, token, offset) of each number of an index list, with precise errors."""
+    values, error = _index_tokens_until_error(text, source)
+    if error is not None:
+        raise error
+    return values
+
+
+def _index_tokens_until_error(text: str, source: str | None
+                              ) -> tuple[list[tuple[int, str, int]], NotationError | None]:
+    """The numbers of an index list before the first entry that is not one, and the error that
+    entry gives (None when every entry is a number)."""
     body_start = len(text) - len(text.lstrip())
     body = text.strip()
     opened = body.startswith("[")
     closed = body.endswith("]")
     if opened != closed:
         missing = "]" if opened else "["
-        raise NotationError(f"unbalanced brackets: the list has no {missing!r}", source=source)
+        return [], NotationError(f"unbalanced brackets: the list has no {missing!r}", source=source)
     offset = body_start + (1 if opened else 0)
     inner = body[1:-1] if opened else body
     if not inner.strip():
-        return []
+        return [], None
     values = []
     position = offset
     for number, piece in enumerate(inner.split(","), start=1):
         token = piece.strip()
         token_at = position + (len(piece) - len(piece.lstrip()))
-        line = text.count("\n", 0, token_at) + 1
-        column = token_at - (text.rfind("\n", 0, token_at) + 1) + 1
-        if not token:
-            raise NotationError(
-                "empty entry (two commas in a row, or a comma at the end)",
-                source=source, line=line, column=column, move_number=number,
-            )
-        if not re.fullmatch(r"\d+", token):
-            raise NotationError(
-                "not a box index (a whole number >= 0)",
-                source=source, line=line, column=column, move_number=number, token=token,
-            )
-        values.append((int(token), token, line, column))
+        if token.isdigit() and token.isascii() and len(token) <= 18:  # what any int64 holds
+            values.append((int(token), token, token_at))
+        else:
+            line, column = _line_and_column(text, token_at)
+            where = {"source": source, "line": line, "column": column, "move_number": number}
+            if not token:
+                return values, NotationError("empty entry (two commas in a row, or a comma at the end)", **where)
+            if not (token.isascii() and token.isdigit()):
+                return values, NotationError("not a box index (a whole number >= 0)", token=token, **where)
+            try:
+                values.append((parse_int(token, "a box index", 0, None, token=token, **where), token, token_at))
+            except NotationError as error:
+                return values, error
         position += len(piece) + 1
-    return values
+    return values, None
 
 
 def parse_index_list(text: str, start: State | None = None, source: str | None = None) -> Line:
@@ -288,10 +316,14 @@ def parse_index_list(text: str, start: State | None = None, source: str | None =
     from engines.splt import fast
 
     start = start or State()
-    tokens = _index_tokens(text, source)
-    result = fast.replay_indices(start, [value for value, _, _, _ in tokens])
+    # the moves before an entry that is not a number are played first: the first bad move is named
+    tokens, unreadable = _index_tokens_until_error(text, source)
+    result = fast.replay_indices(start, [value for value, _, _ in tokens])
+    if result.played == len(tokens) and unreadable is not None:
+        raise unreadable
     if result.played < len(tokens):
-        index, token, line, column = tokens[result.played]
+        index, token, at = tokens[result.played]
+        line, column = _line_and_column(text, at)
         where = {"source": source, "line": line, "column": column, "move_number": result.played + 1, "token": token}
         boxes = result.state.boxes
         if index >= len(boxes):
@@ -363,12 +395,7 @@ def sequence_move_spans(text: str, format: str | None = None) -> list[tuple[int,
     NotationError for an index list that cannot be read, ValueError for an unknown format."""
     format = format or ("index" if looks_like_index_list(text) else "geometric")
     if format == "index":
-        spans = []
-        offsets = [0] + [match.end() for match in re.finditer("\n", text)]  # as _index_tokens counts lines
-        for _value, token, line, column in _index_tokens(text, None):
-            begin = offsets[line - 1] + column - 1
-            spans.append((begin, begin + len(token)))
-        return spans
+        return [(at, at + len(token)) for _value, token, at in _index_tokens(text, None)]
     if format != "geometric":
         raise ValueError(f"unknown SPL-T sequence format {format!r}; known: geometric, index")
     spans = []

@@ -15,6 +15,10 @@ from engines.errors import IllegalMoveError
 
 WIDTH = 8
 HEIGHT = 16
+#: The largest split count a position may carry. The rules set none, but a cluster made on split N
+#: shows N + 1 in the kernels' int32 boxes: 2^30 keeps that far from overflowing for any sequence a
+#: file can hold played on from such a position (the record game is 1,196 splits).
+MAX_SPLITS = 2 ** 30
 
 Orientation = Literal["H", "V"]
 
