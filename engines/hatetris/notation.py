@@ -15,6 +15,7 @@ import re
 
 from engines.contract import Line
 from engines.errors import KibitzInputError, NotationError
+from engines.limits import MAX_SCORE, parse_int
 from engines.move_lines import read_moves, token_spans
 from engines.hatetris import codecs, fast, reference
 from engines.hatetris.pieces import PIECE_INDEX
@@ -44,7 +45,7 @@ def board_text(state: State) -> str:
     return "\n".join([SEPARATOR.join(header), *rows])
 
 
-_HEADER_PART = re.compile(r"score (\d+)|next ([A-Za-z]|-)|mild|well (\d+)x(\d+)")
+_HEADER_PART = re.compile(r"score ([0-9]+)|next ([A-Za-z]|-)|mild|well ([0-9]+)x([0-9]+)")
 
 
 def parse_board(text: str, source: str | None = None, first_line: int = 1) -> State:
@@ -61,7 +62,7 @@ def parse_board(text: str, source: str | None = None, first_line: int = 1) -> St
             raise NotationError("expected 'score N', 'next P', 'mild' or 'well WxH' in the header",
                                 source=source, line=first_line, token=part)
         if match.group(1) is not None:
-            score = int(match.group(1))
+            score = parse_int(match.group(1), "score", 0, MAX_SCORE, source=source, line=first_line, token=part)
         elif match.group(2) is not None:
             piece_given = True
             letter = match.group(2)
@@ -72,7 +73,8 @@ def parse_board(text: str, source: str | None = None, first_line: int = 1) -> St
         elif part == "mild":
             enemy = "mild"
         else:
-            width, height = int(match.group(3)), int(match.group(4))
+            width = parse_int(match.group(3), "the well's width", 4, 16, source=source, line=first_line, token=part)
+            height = parse_int(match.group(4), "the well's height", 1, 36, source=source, line=first_line, token=part)
     try:
         rules = Rules(enemy, width, height + BAR)
     except ValueError as error:
@@ -232,5 +234,5 @@ def sequence_move_spans(text: str, format: str | None = None) -> list[tuple[int,
 
 
 def _header_depth(header: str) -> int:
-    match = re.search(r"well (\d+)x(\d+)", header)
+    match = re.search(r"well ([0-9]+)x([0-9]+)", header)
     return (int(match.group(2)) if match else DEFAULT_RULES.height) + BAR

@@ -14,6 +14,7 @@ import re
 from typing import Literal
 
 from engines.errors import NotationError
+from engines.limits import parse_int
 from engines.hatetris.pieces import PIECE_INDEX, PIECES
 
 BAR = 4
@@ -68,7 +69,11 @@ class Rules:
 DEFAULT_RULES = Rules()
 MILD_RULES = Rules(enemy="mild")
 
-_PLACEMENT = re.compile(r"([A-Za-z])@(-?\d+),(-?\d+),(-?\d+)")
+_PLACEMENT = re.compile(r"([A-Za-z])@(-?[0-9]+),(-?[0-9]+),(-?[0-9]+)")
+#: Where a piece's 4x4 box can be in the largest well the rules allow (16 wide, 40 deep): a piece may
+#: leave up to three of the box's columns or rows outside the well.
+_BOX_X = (-3, 15)
+_BOX_Y = (-3, 39)
 
 
 @dataclasses.dataclass(frozen=True, slots=True, order=True)
@@ -98,11 +103,12 @@ class Placement:
                 "row y, rotated o quarter turns clockwise)",
                 token=text,
             )
-        letter, x, y, o = match.group(1), int(match.group(2)), int(match.group(3)), int(match.group(4))
+        letter = match.group(1)
+        x = parse_int(match.group(2), "the box's column x", *_BOX_X, token=text)
+        y = parse_int(match.group(3), "the box's row y", *_BOX_Y, token=text)
+        o = parse_int(match.group(4), "the orientation o", 0, 3, token=text)
         if letter not in PIECE_INDEX:
             raise NotationError(f"unknown piece {letter!r}; the pieces are {', '.join(PIECES)}", token=text)
-        if not 0 <= o <= 3:
-            raise NotationError(f"orientation {o} is outside 0..3", token=text)
         return cls(letter, x, y, o)
 
 
