@@ -11,6 +11,8 @@ import numpy as np
 
 from advisors.candidate import Candidate
 from advisors.g2048 import heuristic, kernel
+from engines import limits
+from engines.errors import NotationError
 from engines.g2048 import kernel as engine_kernel
 from engines.g2048.fast import NIBBLE_LIMIT, pack
 from engines.g2048.state import DIRECTION_NAMES, Slide, State
@@ -18,6 +20,9 @@ from engines.g2048.state import DIRECTION_NAMES, Slide, State
 #: A chance node less likely than this gets the heuristic. nneonneo cuts at 1e-4; 3e-4 evaluates
 #: about 2.1 times fewer slides (150 positions along a whole game: the same best slide at 137).
 PROBABILITY_THRESHOLD = 3e-4
+#: The longest time budget of one decision (ten minutes), and the most search threads.
+MAX_MILLISECONDS = 600_000
+MAX_THREADS = 256
 NNEONNEO_THRESHOLD = 1e-4
 
 
@@ -31,10 +36,13 @@ class Budget:
     milliseconds: float | None = None
 
     def __post_init__(self) -> None:
-        if self.depth is not None and not 1 <= self.depth <= kernel.MAX_LEVELS - 2:
-            raise ValueError(f"depth is 1..{kernel.MAX_LEVELS - 2} player moves, not {self.depth}")
-        if self.milliseconds is not None and self.milliseconds <= 0:
-            raise ValueError("a time budget is a positive number of milliseconds")
+        if self.depth is not None:
+            limits.check_int(self.depth, "the depth (player moves)", 1, kernel.MAX_LEVELS - 2)
+        if self.milliseconds is not None and (
+                isinstance(self.milliseconds, bool) or not isinstance(self.milliseconds, (int, float))
+                or not 0 < self.milliseconds <= MAX_MILLISECONDS):
+            raise NotationError(f"a time budget is a number of milliseconds above 0 and at most {MAX_MILLISECONDS:,}, "
+                                f"not {self.milliseconds!r}")
 
 
 ADAPTIVE = Budget()
@@ -86,8 +94,12 @@ class Expectimax:
 
     def __init__(self, weights: heuristic.Weights = heuristic.PUBLISHED, threshold: float = PROBABILITY_THRESHOLD,
                  table_bits: int = 20, threads: int = 2) -> None:
-        if threads < 1:
-            raise ValueError("at least one search thread")
+        limits.check_int(threads, "the search threads", 1, MAX_THREADS)
+        limits.check_int(table_bits, "the table size (bits)", 1, 40)
+        if not 0 < threshold <= 1:
+            raise NotationError(f"the probability threshold is {threshold!r}; it must be above 0 and at most 1")
+        # The transposition table: two 64-bit words a slot.
+        limits.check_memory(f"a transposition table of 2^{table_bits} slots", 16 << table_bits, field="the table size")
         self.weights = weights
         self.threshold = threshold
         self.threads = threads

@@ -13,6 +13,7 @@ import numpy as np
 from advisors.candidate import Candidate
 from advisors.tenten import evaluation, kernel
 from advisors.tenten.evaluation import DEFAULT, Weights
+from engines import limits
 from engines.tenten import kernel as board
 from engines.tenten import reference
 from engines.tenten.pieces import CELLS, INDEX, SIZE
@@ -61,13 +62,16 @@ class Planning:
     milliseconds: float
 
 
+#: The most planner threads (each a worker of the pool).
+MAX_THREADS = 256
+
+
 class Planner:
     """Coelho's exhaustive round search with his evaluation; the items (order, first anchor) are
     shared out among ``threads`` workers. The plan chosen does not depend on the threads."""
 
     def __init__(self, weights: Weights = DEFAULT, threads: int = 2) -> None:
-        if threads < 1:
-            raise ValueError("at least one planner thread")
+        limits.check_int(threads, "the planner threads", 1, MAX_THREADS)
         self.weights = weights
         self.threads = threads
         self._weights = np.array(weights.as_tuple(), np.float64)
