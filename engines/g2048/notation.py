@@ -25,7 +25,8 @@ import json
 import re
 
 from engines.contract import Line
-from engines.errors import NotationError
+from engines.errors import KibitzInputError, NotationError
+from engines.limits import MAX_SCORE, check_int, load_json, parse_int, require
 from engines.move_lines import board_and_moves_spans, read_board_and_moves, wrapped
 from engines.g2048 import reference
 from engines.g2048.state import CELLS, EMPTY_BOARD, SIZE, State, parse_move
@@ -50,7 +51,7 @@ def board_text(state: State) -> str:
     return "\n".join([SEPARATOR.join(header), *rows])
 
 
-_HEADER_PART = re.compile(r"score (\d+)|spawn due|(\d) spawns due")
+_HEADER_PART = re.compile(r"score ([0-9]+)|spawn due|([0-9]) spawns due")
 
 
 def parse_board(text: str, source: str | None = None, first_line: int = 1) -> State:
@@ -71,7 +72,7 @@ def parse_board(text: str, source: str | None = None, first_line: int = 1) -> St
                 raise NotationError("expected 'score N', 'spawn due' or '2 spawns due' in the header",
                                     source=source, line=header_line, token=part)
             if match.group(1) is not None:
-                score = int(match.group(1))
+                score = parse_int(match.group(1), "score", 0, MAX_SCORE, source=source, line=header_line, token=part)
             else:
                 due = int(match.group(2)) if match.group(2) else 1
                 if due not in (1, 2):
@@ -106,7 +107,7 @@ def parse_board(text: str, source: str | None = None, first_line: int = 1) -> St
 def _exponent(token: str, source: str | None, line: int) -> int:
     if token in (".", "0", "-"):
         return 0
-    if not token.isdigit():
+    if not (token.isascii() and token.isdigit()):
         raise NotationError("a cell is a tile value (2, 4, 8, ...) or '.' for empty", source=source, line=line,
                             token=token)
     value = int(token)
@@ -126,12 +127,13 @@ def game_state_json(state: State) -> str:
 def parse_game_state_json(text: str, source: str | None = None) -> State:
     """A position from the real game's saved state (``localStorage["gameState"]``)."""
     try:
-        data = json.loads(text)
-        cells = data["grid"]["cells"]
-        score = int(data.get("score", 0))
-    except (ValueError, KeyError, TypeError) as error:
-        raise NotationError(f"not the game's saved state: {error}", source=source) from None
-    if not isinstance(cells, list) or len(cells) != SIZE or any(
+        data = load_json(text, source)
+        cells = require(require(data, "grid", dict, source), "cells", list, source)
+        score = check_int(data.get("score", 0) if isinstance(data, dict) else 0, "score", 0, MAX_SCORE,
+                          source=source)
+    except KibitzInputError as error:
+        raise NotationError(f"not the game's saved state: {error.reason}", error.location) from None
+    if len(cells) != SIZE or any(
             not isinstance(column, list) or len(column) != SIZE for column in cells):
         raise NotationError("the saved grid is not 4 x 4", source=source)
     rows = [[0] * SIZE for _ in range(SIZE)]
@@ -139,10 +141,9 @@ def parse_game_state_json(text: str, source: str | None = None) -> State:
         for y, tile in enumerate(column):
             if tile is None:
                 continue
-            try:
-                value = int(tile["value"])
-            except (KeyError, TypeError, ValueError):
-                raise NotationError(f"cell x={x}, y={y} has no tile value", source=source) from None
+            if not isinstance(tile, dict) or "value" not in tile:
+                raise NotationError(f"cell x={x}, y={y} has no tile value", source=source)
+            value = check_int(tile["value"], f"the tile of cell x={x}, y={y}", source=source)
             if value < 2 or value & (value - 1) or value > 1 << 17:
                 raise NotationError(f"cell x={x}, y={y}: {value} is not a tile value", source=source,
                                     token=str(value))
@@ -167,7 +168,16 @@ def _sections(text: str) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
                 if line.strip() and not line.lstrip().startswith("#")]
     if numbered and numbered[0][1].lstrip().startswith(("score", "spawn")):
         return numbered[:SIZE + 1], numbered[SIZE + 1:]
-    return [], numbered
+    if numbered and "/" in numbered[0][1]:  # a board on one line: no move holds a '/'
+        return numbered[:1], numbered[1:]
+    rows = 0  # a board without a header: rows of tiles, which no move looks like
+    while rows < min(SIZE, len(numbered)) and _is_board_row(numbered[rows][1]):
+        rows += 1
+    return numbered[:rows], numbered[rows:]
+
+
+def _is_board_row(line: str) -> bool:
+    return all(token in (".", "-") or token.isdigit() for token in line.split())
 
 
 def parse_sequence(text: str, source: str | None = None, format: str | None = None) -> Line:

@@ -78,7 +78,7 @@ class Spawn:
 
 Move = Slide | Spawn
 
-_SPAWN = re.compile(r"([24])@(\d),(\d)")
+_SPAWN = re.compile(r"([24])@([0-9]),([0-9])")
 
 
 def parse_move(text: str) -> Move:
