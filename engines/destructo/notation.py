@@ -18,9 +18,10 @@ import re
 
 from engines.destructo.rules import (EXPLODE, FILL, INDESTRUCTIBLE, MORPH, MULTIPLY, OVERKILL, SHUFFLE, TIMER, UNDO,
                                      WILD, Board, Boulder)
-from engines.destructo.state import FillRow, NewBoard, State
+from engines.destructo.state import LEVELS, FillRow, NewBoard, State
 from engines.destructo.state import parse_move as parse_click
 from engines.errors import NotationError
+from engines.limits import MAX_SCORE, parse_int
 
 #: The compiled core keeps a colour in four bits.
 MAX_COLOURS = 15
@@ -118,7 +119,7 @@ def state_text(state: State) -> str:
 UNDO_BOARD_LINE = "undo board:"
 
 
-_HEADER_PART = re.compile(r"level (\d+)|score (\d+)|shuffle ([01])|undo ([01])|due (level|fill|shuffle)|over")
+_HEADER_PART = re.compile(r"level ([0-9]+)|score ([0-9]+)|shuffle ([01])|undo ([01])|due (level|fill|shuffle)|over")
 
 
 def parse_state(text: str, source: str | None = None, first_line: int = 1) -> State:
@@ -139,9 +140,9 @@ def parse_state(text: str, source: str | None = None, first_line: int = 1) -> St
                                     "over in the header", source=source, line=number, token=part)
             level, score, shuffles, undos, due = match.groups()
             if level is not None:
-                fields["level"] = int(level)
+                fields["level"] = parse_int(level, "level", 1, LEVELS, source=source, line=number, token=part)
             elif score is not None:
-                fields["score"] = int(score)
+                fields["score"] = parse_int(score, "score", 0, MAX_SCORE, source=source, line=number, token=part)
             elif shuffles is not None:
                 fields["shuffles"] = int(shuffles)
             elif undos is not None:
@@ -153,10 +154,11 @@ def parse_state(text: str, source: str | None = None, first_line: int = 1) -> St
     undo_lines: list = []
     for index, (_, line) in enumerate(lines):
         if line.strip() == UNDO_BOARD_LINE:
+            undo_line = lines[index][0]
             lines, undo_lines = lines[:index], lines[index + 1:]
             if not undo_lines:
                 raise NotationError("'undo board:' is followed by the board before the last click", source=source,
-                                    line=lines[index][0])
+                                    line=undo_line)
             break
     board = parse_board("\n".join(line for _, line in lines), source, lines[0][0]) if lines else ()
     if undo_lines:

@@ -15,6 +15,7 @@ import re
 
 from engines.destructo.rules import Board, Boulder
 from engines.errors import NotationError
+from engines.limits import INT32_MAX, parse_int
 
 LEVELS = 10
 #: What chance step is due (State.due).
@@ -62,7 +63,7 @@ class FillRow:
     boulders: tuple[Boulder | None, ...]
 
 
-_CLICK = re.compile(r"(\d+),(\d+)")
+_CLICK = re.compile(r"([0-9]+),([0-9]+)")
 
 
 def parse_move(text: str) -> Click | UseShuffle | UseUndo:
@@ -75,7 +76,9 @@ def parse_move(text: str) -> Click | UseShuffle | UseUndo:
     if match is None:
         raise NotationError("expected a click such as 3,7 (row,column from the top-left), 'shuffle' or 'undo'",
                             token=token)
-    return Click(int(match.group(1)), int(match.group(2)))
+    # whether the cell is on the board is the rules' to say; the numbers only have to be numbers
+    return Click(parse_int(match.group(1), "row", 0, INT32_MAX, token=token),
+                 parse_int(match.group(2), "column", 0, INT32_MAX, token=token))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

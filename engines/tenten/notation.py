@@ -22,6 +22,7 @@ import re
 
 from engines.contract import Line
 from engines.errors import NotationError
+from engines.limits import MAX_SCORE, parse_int
 from engines.move_lines import board_and_moves_spans, read_board_and_moves, wrapped
 from engines.tenten.pieces import BY_LETTER, LETTERS, SIZE
 from engines.tenten.state import TRAY_SLOTS, State, parse_move
@@ -45,7 +46,7 @@ def board_text(state: State) -> str:
     return "\n".join([header, *state.rows])
 
 
-_SCORE = re.compile(r"score\s+(\d+)")
+_SCORE = re.compile(r"score\s+([0-9]+)")
 _TRAY = re.compile(r"tray((?:\s+\S+)*)")
 
 
@@ -53,17 +54,17 @@ def parse_board(text: str, source: str | None = None, first_line: int = 1) -> St
     """Read a board text (see the module's docstring)."""
     lines = [(number, line.strip()) for number, line in enumerate(text.splitlines(), start=first_line)]
     lines = [(number, line) for number, line in lines if line and not line.startswith(";")]
-    if not lines:
-        raise NotationError("empty board: expected ten rows of '#' and '.'", source=source, line=first_line)
     if len(lines) == 1 and "/" in lines[0][1]:  # the one-line form: header / row / row ...
         number = lines[0][0]
         lines = [(number, part.strip()) for part in lines[0][1].split("/") if part.strip()]
+    if not lines:
+        raise NotationError("empty board: expected ten rows of '#' and '.'", source=source, line=first_line)
     score, tray = 0, (None, None, None)
     if lines[0][1].startswith(("score", "tray")):
         header_line, header = lines.pop(0)
         for part in (p.strip() for p in re.split(r"·|\|", header)):
             if (match := _SCORE.fullmatch(part)) is not None:
-                score = int(match.group(1))
+                score = parse_int(match.group(1), "score", 0, MAX_SCORE, source=source, line=header_line, token=part)
             elif (match := _TRAY.fullmatch(part)) is not None:
                 tray = _tray(match.group(1).split(), source, header_line, part)
             else:

@@ -53,7 +53,7 @@ class Deal:
 
 Move = Place | Deal
 
-_PLACE = re.compile(r"(.)@(\d+),(\d+)")
+_PLACE = re.compile(r"(.)@([0-9]+),([0-9]+)")
 
 
 def parse_move(text: str) -> Move:
