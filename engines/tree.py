@@ -18,11 +18,13 @@ from __future__ import annotations
 import dataclasses
 import enum
 import itertools
+import json
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from engines.contract import Game, Line
 from engines.errors import KibitzInputError, NotationError
+from engines.limits import load_json
 
 FORMAT_VERSION = 1
 
@@ -348,6 +350,16 @@ class MoveTree:
             "current": current,
         }
 
+    def to_json(self) -> str:
+        """The text of a move-tree file: :meth:`to_dict` as JSON."""
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, game: Game, text: str, source: str | None = None) -> MoveTree:
+        """Rebuild a tree from a move-tree file's text (:meth:`to_json`): JSON with bounded nesting
+        and only finite numbers, then :meth:`from_dict`."""
+        return cls.from_dict(game, load_json(text, source), source)
+
     @classmethod
     def from_dict(cls, game: Game, data: Any, source: str | None = None) -> MoveTree:
         """Rebuild a tree saved by :meth:`to_dict`, replaying every move with the rules. Anything
@@ -359,11 +371,11 @@ class MoveTree:
         if not isinstance(data, dict):
             raise fail("a move tree must be an object")
         if data.get("version") != FORMAT_VERSION:
-            raise fail(f"unknown move-tree version {data.get('version')!r} (this Kibitz reads {FORMAT_VERSION})")
+            raise fail(f"unknown move-tree version {_shown(data.get('version'))} (this Kibitz reads {FORMAT_VERSION})")
         if data.get("game") != game.short_name:
-            raise fail(f"the tree is for game {data.get('game')!r}, not {game.short_name!r}")
+            raise fail(f"the tree is for game {_shown(data.get('game'))}, not {game.short_name!r}")
         start_text, rows, current = data.get("start"), data.get("nodes"), data.get("current", -1)
-        if not isinstance(start_text, str) or not isinstance(rows, list) or not isinstance(current, int):
+        if not isinstance(start_text, str) or not isinstance(rows, list) or not _is_whole(current):
             raise fail("a move tree needs 'start' (text), 'nodes' (list) and 'current' (number)")
         try:
             start = game.parse_board(start_text)
@@ -375,12 +387,12 @@ class MoveTree:
             if (
                 not isinstance(row, list)
                 or len(row) != 3
-                or not isinstance(row[0], int)
+                or not _is_whole(row[0])
                 or not isinstance(row[1], str)
                 or not isinstance(row[2], str)
                 or not -1 <= row[0] < place
             ):
-                raise fail(f"node {place} must be [earlier node or -1, move text, label], got {row!r}")
+                raise fail(f"node {place} must be [earlier node or -1, move text, label], got {_shown(row)}")
             parent = tree.root if row[0] < 0 else made[row[0]]
             number = parent.move_number + 1
             try:
@@ -396,3 +408,13 @@ class MoveTree:
             raise fail(f"current node {current} is not in the tree")
         tree.go_to(tree.root if current < 0 else made[current])
         return tree
+
+
+def _is_whole(value: Any) -> bool:
+    """A JSON whole number (true and false are not)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."

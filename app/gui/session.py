@@ -4,7 +4,9 @@ The window keeps a list of analyses; each is one move tree from one start positi
 a pasted or hand-made position, a loaded file). The session file is written atomically, so a crash
 mid-write leaves the previous session whole. A file that cannot be read is never deleted or
 overwritten: it is moved aside (``session-damaged-<time>.json``) and the reason, with where it
-went, is reported to the player; any analysis in it that can still be read is kept.
+went, is reported to the player; any analysis in it that can still be read is kept. Whatever goes
+wrong while reading it, the window still opens. Temporary files a save killed midway left beside
+it are removed when the session is loaded.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from engines import GAMES, KibitzInputError
+from engines import GAMES, KibitzInputError, NotationError
 from engines.files import write_text_atomic
+from engines.limits import load_json, read_text_file
 from engines.tree import MoveTree
 
 SESSION_DIR_ENV = "KIBITZ_SESSION_DIR"
@@ -101,33 +104,53 @@ class SessionStore:
         """The games of the saved session, the current analysis's first, without replaying any
         tree (so the window can prepare their kernels before loading it); [] when unreadable."""
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if not self.path.is_file():
+                return []
+            data = load_json(read_text_file(self.path), self.path)
             entries = data["analyses"]
             names = [entry["tree"]["game"] for entry in entries]
             current = data.get("current", 0)
             if isinstance(current, int) and 0 <= current < len(names):
                 names.insert(0, names[current])
-        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            return list(dict.fromkeys(name for name in names if isinstance(name, str) and name in GAMES))
+        except Exception:  # noqa: BLE001 - a damaged file is load()'s to report; here it names no game
             return []
-        return list(dict.fromkeys(name for name in names if name in GAMES))
+
+    def stale_temporary_files(self) -> list[Path]:
+        """Temporary files of saves that were killed before their rename (``.session.json.*.tmp``)."""
+        return sorted(self.directory.glob(f".{SESSION_FILE}.*.tmp"))
+
+    def _remove_stale_temporary_files(self) -> None:
+        for path in self.stale_temporary_files():
+            try:
+                path.unlink()
+            except OSError:
+                pass  # another process's, or already gone: it holds nothing the session needs
 
     def load(self) -> Loaded:
-        """Read the session; see :class:`Loaded`. Never raises for a bad file."""
-        if not self.path.exists():
+        """Read the session; see :class:`Loaded`. Never raises for a bad file: whatever fails,
+        the file is set aside and what could be read is returned."""
+        self._remove_stale_temporary_files()
+        if not self.path.exists() and not self.path.is_symlink():
             return Loaded(None)
-        source = str(self.path)
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except UnicodeDecodeError as error:
-            return self._set_aside(None, f"{source}: not UTF-8 text (byte {error.start})")
-        except json.JSONDecodeError as error:
-            return self._set_aside(None, f"{source}, line {error.lineno}, column {error.colno}: {error.msg}")
-        except OSError as error:
-            return Loaded(None, f"{source}: cannot be read ({error.strerror or error})")
+            return self._load()
+        except Exception as error:  # noqa: BLE001 - the last guard: a damaged session never stops the app
+            return self._set_aside(None, f"{self.path}: cannot be read ({type(error).__name__}: {error})")
+
+    def _load(self) -> Loaded:
+        source = str(self.path)
+        if self.path.is_dir():
+            return Loaded(None, f"{source}: is a folder, not a session file; it was left where it is")
+        try:
+            data = load_json(read_text_file(self.path), source)
+        except KibitzInputError as error:
+            return self._set_aside(None, str(error))
         if not isinstance(data, dict) or data.get("version") != FORMAT_VERSION:
             version = data.get("version") if isinstance(data, dict) else None
             return self._set_aside(None, f"{source}: not a Kibitz session of version {FORMAT_VERSION} (version {version!r})")
-        session = Session(layout=str(data.get("layout", "analysis")))
+        layout = data.get("layout", "analysis")
+        session = Session(layout=layout if layout in ("analysis", "compact") else "analysis")
         problems = []
         entries = data.get("analyses")
         if not isinstance(entries, list):
@@ -135,10 +158,13 @@ class SessionStore:
         for place, entry in enumerate(entries, start=1):
             try:
                 session.analyses.append(self._analysis(entry, f"{source}, analysis {place}"))
-            except (KibitzInputError, ValueError, TypeError, KeyError) as error:
+            except KibitzInputError as error:
                 problems.append(str(error))
+            except Exception as error:  # noqa: BLE001 - one analysis that fails to load must not cost the others
+                problems.append(f"{source}, analysis {place}: {type(error).__name__}: {error}")
         current = data.get("current", 0)
-        session.current = current if isinstance(current, int) and 0 <= current < len(session.analyses) else 0
+        whole = isinstance(current, int) and not isinstance(current, bool)
+        session.current = current if whole and 0 <= current < len(session.analyses) else 0
         if problems:
             kept = f"{len(session.analyses)} of {len(entries)} analyses were read"
             return self._set_aside(session, "; ".join(problems) + f" ({kept})")
@@ -147,10 +173,10 @@ class SessionStore:
     @staticmethod
     def _analysis(entry: Any, source: str) -> Analysis:
         if not isinstance(entry, dict) or not isinstance(entry.get("tree"), dict):
-            raise ValueError(f"{source}: an analysis must be an object with a 'tree'")
+            raise NotationError("an analysis must be an object with a 'tree'", source=source)
         game_name = entry["tree"].get("game")
         if game_name not in GAMES:
-            raise ValueError(f"{source}: unknown game {game_name!r}")
+            raise NotationError(f"unknown game {str(game_name)[:40]!r}", source=source)
         tree = MoveTree.from_dict(GAMES[game_name], entry["tree"], source=source)
         name = entry.get("name") if isinstance(entry.get("name"), str) else "analysis"
         file = entry.get("file") if isinstance(entry.get("file"), str) else None
