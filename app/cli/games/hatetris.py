@@ -5,7 +5,6 @@ replay."""
 
 from __future__ import annotations
 
-import inspect
 import json
 import time
 from pathlib import Path
@@ -78,13 +77,6 @@ def add_search_options(group) -> None:
     group.add_argument("--threads", type=THREADS, help="cores to use, 1 to 256 (default: all)")
 
 
-def _run_options(beam_run, args) -> dict:
-    """The checkpoint interval, where the beam search takes one."""
-    if "checkpoint_seconds" in inspect.signature(beam_run).parameters:
-        return {"checkpoint_seconds": args.checkpoint_seconds}
-    return {}
-
-
 def search(game, args) -> int:
     from advisors.hatetris.beam import BeamSearch, BeamSettings
     from advisors.hatetris.heuristic import WEIGHT_SETS
@@ -144,7 +136,7 @@ def search(game, args) -> int:
     try:
         result = search.run(seconds=args.minutes * 60 if args.minutes else None, progress=report,
                             checkpoint=folder / CHECKPOINT_FILE, threads=args.threads,
-                            **_run_options(search.run, args))
+                            checkpoint_seconds=args.checkpoint_seconds)
     except KeyboardInterrupt:
         result = search.result(stopped=True)
     best_file = folder / BEST_FILE
