@@ -241,6 +241,24 @@ def test_a_jpeg_that_libjpeg_fills_in_is_refused(monkeypatch, capfd):
     assert capfd.readouterr().err == ""
 
 
+def test_kibitz_read_says_only_its_own_error_for_a_thin_a_damaged_and_a_huge_image(tmp_path):
+    # a traceback (thin), codec warnings above the error (damaged), 2.3 GB decoded (huge) before
+    assert cv2.imwrite(str(tmp_path / "thin.png"), np.full((1, 3000, 3), 90, np.uint8))
+    (tmp_path / "cut.png").write_bytes(_encoded(".png", 64, 48)[:-20])
+    (tmp_path / "huge.png").write_bytes(black_png(20_000, 20_000))
+    expected = {
+        "thin.png": "kibitz: thin.png: no board found (the image is 3000 x 1 px; a board needs at least 16 px each way)",
+        "cut.png": "kibitz: cut.png: damaged PNG data: it cannot be decoded (libpng error: PNG input buffer is "
+                   "incomplete)",
+        "huge.png": "kibitz: huge.png: the image is 20,000 x 20,000 px, 400,000,000 pixels; Kibitz reads images of at "
+                    "most 64,000,000 pixels (64 megapixels)",
+    }
+    for name, message in expected.items():
+        result = subprocess.run([sys.executable, "-m", "app", "read", "1010", name], cwd=tmp_path, timeout=120,
+                                capture_output=True, text=True, env={"PYTHONPATH": str(PROJECT), "PATH": "/usr/bin:/bin"})
+        assert (result.returncode, result.stdout, result.stderr) == (1, "", message + "\n")
+
+
 def test_standard_error_works_again_after_decoding(capfd):
     with pytest.raises(ImageError):
         decode(_encoded(".png", 64, 48)[:300])
