@@ -156,7 +156,8 @@ def sequence_text(line: Line, format: str | None = None) -> str:
     format = format or "base2048"
     if format == "placements":
         parts = []
-        if not _is_start(line.start) or line.start.rules != DEFAULT_RULES:
+        # a line of no moves writes its board: an empty text is no sequence at all
+        if not line.moves or not _is_start(line.start) or line.start.rules != DEFAULT_RULES:
             parts.append(board_text(line.start))
         parts.append(" ".join(str(move) for move in line.moves))
         return "\n".join(parts) + "\n"
@@ -171,7 +172,7 @@ def sequence_text(line: Line, format: str | None = None) -> str:
 def detect(text: str) -> str:
     """``placements`` for a placement list, else the replay code's format as the official game
     detects it."""
-    if "@" in text:
+    if "@" in text or text.lstrip().startswith("score"):  # no replay code holds '@' or a space
         return "placements"
     return codecs.detect(text)
 
