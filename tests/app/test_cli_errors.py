@@ -314,3 +314,19 @@ def test_a_hatetris_search_takes_its_checkpoint_interval(capsys, tmp_path, monke
 ])
 def test_the_data_folder_of_each_platform(platform, environment, expected):
     assert data_folder(environment, platform) == Path(expected)
+
+
+# -- one package, no import circle ------------------------------------------------------------------------------
+CLI_MODULES = ["app.cli", "app.cli.main", "app.cli.window", "app.cli.replay", "app.cli.convert", "app.cli.advise",
+               "app.cli.play", "app.cli.search", "app.cli.read", "app.cli.bench", "app.cli.games.splt",
+               "app.cli.games.hatetris", "app.cli.games.g2048", "app.cli.games.tenten", "app.cli.games.destructo"]
+
+
+def test_each_module_of_the_command_line_imports_first_and_without_the_window():
+    script = ("import importlib, sys\n"
+              "importlib.import_module(sys.argv[1])\n"
+              "assert 'PySide6' not in sys.modules and 'app.gui' not in sys.modules, 'the window was imported'\n")
+    for module in CLI_MODULES:  # each first in a fresh interpreter: a circle fails on a half-made module
+        result = subprocess.run([sys.executable, "-c", script, module], capture_output=True, text=True, timeout=120,
+                                env={**os.environ, "PYTHONPATH": str(PROJECT)})
+        assert result.returncode == 0, (module, result.stderr)
