@@ -544,6 +544,12 @@ class CaptureController(QObject):
             self._message("Paste image", "The clipboard holds no image.",
                           "Copy a screenshot of the game first (e.g. with PrtScn or an image viewer's Copy).")
             return False
+        from vision.images import oversized
+
+        too_large = oversized(image.width(), image.height())
+        if too_large:  # refused before its pixels are copied again
+            self._message("Paste image", "The clipboard's image is too large to read.", too_large)
+            return False
         self.read_image(image_to_bgr(image), "pasted image")
         return True
 
