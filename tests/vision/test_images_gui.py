@@ -9,7 +9,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtGui import QImage  # noqa: E402
 
-from tests.app.conftest import make_window, settings_dir, window  # noqa: E402,F401 - the windows' fixtures
+from tests.app import conftest as app_fixtures  # noqa: E402
+
+# the main windows' fixtures, as tests/app has them
+settings_dir, make_window, window = app_fixtures.settings_dir, app_fixtures.make_window, app_fixtures.window
 
 
 def test_pasting_an_image_over_the_pixel_limit_is_refused_with_the_figures(window):
