@@ -430,7 +430,7 @@ def _check_search(arrays: dict[str, np.ndarray], settings: Settings, start: Stat
     scalar(kernel.S_CLOSE_CALLS, "the close calls", 0, MAX_COUNT)
     scalar(kernel.S_EXPLORING_FROM, "the deepest backtrack", base_splits, kernel.MAX_LINE)
     pending = scalar(kernel.S_PENDING, "the pending flag", 0, 1)
-    scalar(kernel.S_FOLLOWING, "the following flag", 0, 1)
+    following = scalar(kernel.S_FOLLOWING, "the following flag", 0, 1)
     scalar(kernel.S_DONE, "the done flag", 0, 1)
     scalar(kernel.S_OPENING_END, "the opening's end", base_splits, base_splits + settings.opening_moves)
     scalar(kernel.S_RESTART_FROM, "the restart split", base_splits, splits)
@@ -442,6 +442,9 @@ def _check_search(arrays: dict[str, np.ndarray], settings: Settings, start: Stat
     line = arrays["line"]
     if not np.array_equal(line[first:base_splits], forced[first:base_splits]):
         refuse("the current game changes the fixed moves")
+    # A game that follows the line plays its moves as they come: it must be on it.
+    if following and (splits > forced_end or not np.array_equal(line[base_splits:splits], forced[base_splits:splits])):
+        refuse("the current game is said to follow the line but has left it")
     # The stack's branch points and the current game lie on one path of the line, at strictly
     # increasing split counts: replay it once, checking each position on the way.
     top = scalar(kernel.S_TOP, "the branch stack's height", 0, arrays["stack_meta"].shape[0])

@@ -348,3 +348,19 @@ def test_irpans_search_too_deep_is_refused_with_the_deepest_allowed():
 def test_start_text_is_the_searchs_line(search_folder):
     line = notation.parse_sequence((search_folder / START_FILE).read_text())
     assert len(line.moves) == 10
+
+
+def test_a_game_said_to_follow_the_line_after_leaving_it_is_refused(tmp_path):
+    # A piggyback search whose current game has left the line it followed at first.
+    greedy = Search.start_from(Settings.for_player("greedy"))
+    greedy.run(games=1)
+    opening = greedy.best_line()
+    search = Search.start_from(Settings(), Line(opening.start, opening.moves[:40]), from_move=30, seed=5)
+    search.run(games=25)
+    state = search.arrays["state"]
+    assert state[kernel.S_FOLLOWING] == 0 and state[kernel.S_SPLITS] > 40  # past the line's 40 moves
+    search.save(tmp_path / "piggyback.npz")
+    path = rewrite(tmp_path / "piggyback.npz", tmp_path / "worker-0.npz", "meta",
+                   lambda arrays, meta: arrays["state"].__setitem__(kernel.S_FOLLOWING, 1))
+    with pytest.raises(KibitzInputError, match=r"worker-0\.npz: .*said to follow the line but has left it"):
+        Search.load(path)
