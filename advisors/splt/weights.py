@@ -111,6 +111,8 @@ def _quadratic(s: int) -> float:
 
 
 def _logistic(turns: int) -> float:
+    if 1.14 * turns > 709:  # past a double's range: the kernel's exp is inf there, and this is 20 too
+        return 20.0
     return 29.53 / (1 + 0.1518 * math.exp(1.14 * turns)) + 20
 
 
