@@ -525,7 +525,7 @@ class _Growable:
         return self._data[: self._size]
 
     def replace(self, values: np.ndarray) -> None:
-        self._data = np.array(values, dtype=self._data.dtype)
+        self._data = np.array(values, dtype=self._data.dtype, order="C")
         self._size = len(values)
         if self._size == 0:
             self._data = np.empty((1024,) + self._data.shape[1:], dtype=self._data.dtype)

@@ -341,7 +341,7 @@ class Search:
         except KibitzInputError as error:
             raise KibitzInputError(f"its start position is damaged ({error})", source=source) from None
         from_move = limits.check_int(meta["from_move"], "from_move", 0, kernel.MAX_LINE, source=source)
-        arrays = {name: np.array(array) for name, array in arrays.items()}  # writable, contiguous copies
+        arrays = {name: np.array(array, order="C") for name, array in arrays.items()}  # writable, C-ordered copies
         _check_arrays(arrays, expected, source)
         _check_search(arrays, settings, start, from_move, source)
         return cls(arrays, settings, start, from_move)
