@@ -65,7 +65,11 @@ def first_games(search: ParallelSearch) -> None:
     shutil.rmtree(copy, ignore_errors=True)
     shutil.copytree(search.folder, copy)
     search.folder = copy
-    for index in range(search.description["workers"]):
+    # Every worker with a checkpoint, and two that start afresh (a search.json may rightly ask for
+    # many more workers than the folder holds; each fresh one goes the same way).
+    saved = [index for index in range(search.description["workers"]) if search._checkpoint(index).exists()]
+    fresh = [index for index in range(search.description["workers"]) if index not in saved][:2]
+    for index in saved + fresh:
         messages: queue.Queue = queue.Queue()
         previous = signal.getsignal(signal.SIGINT)
         try:
