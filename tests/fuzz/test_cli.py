@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import uuid
 
 import numpy as np
 import pytest
@@ -21,6 +22,7 @@ from hypothesis import strategies as st
 
 from app.cli import main
 from engines import GAMES, KibitzInputError, Line
+from engines.hatetris import codecs
 from tests.engines.test_conformance import settle_chance
 from tests.fuzz.mutations import check, fuzz_settings, mutated_bytes, mutated_text
 
@@ -108,13 +110,21 @@ def warmed_up(tmp_path_factory):
             kibitz("advise", name, str(path), *QUICK_ADVICE[name])
 
 
-@given(case=mutated_files())
+def typed(data: bytes) -> str:
+    """A file's bytes as text typed on the command line (which holds no NUL)."""
+    return data.decode("utf-8", "replace").replace("\x00", "")
+
+
+@given(case=mutated_files(), typing=st.booleans())
 @fuzz_settings()
-def test_replay_of_mutated_files(case, tmp_path):
+def test_replay_of_mutated_files(case, typing, tmp_path):
     name, data = case
     path = tmp_path / "line.txt"
+    if typing and name == "hatetris":  # a replay code typed on the command line
+        data = typed(data).encode("utf-8", "surrogatepass")
     path.write_bytes(data)
-    accepted, result = check("cli replay (mutated sequence files)", kibitz, "replay", name, str(path), "--json")
+    argument = typed(data) if typing and name == "hatetris" and typed(data).strip() else str(path)
+    accepted, result = check("cli replay (mutated sequence files)", kibitz, "replay", name, argument, "--json")
     if accepted:
         line = engines_reading(name, path)
         assert line is not None, "replayed a file the engines refuse"
@@ -140,6 +150,23 @@ def test_convert_of_mutated_files(case, target, tmp_path):
         assert (again.start, again.moves) == (original.start, original.moves)
     else:
         assert not written.exists(), "a refused conversion wrote a file"
+
+
+@given(case=mutated_files(["hatetris"]), typing=st.booleans())
+@fuzz_settings()
+def test_hatetris_search_from_mutated_replays(case, typing, tmp_path):
+    _, data = case
+    path = tmp_path / "replay.txt"
+    path.write_bytes(data)
+    argument = typed(data) if typing and typed(data).strip() else str(path)
+    folder = tmp_path / f"beam-{uuid.uuid4().hex}"
+    accepted, result = check("cli search hatetris (mutated --from)", kibitz, "search", "hatetris", "--from", argument,
+                             "--width", "2", "--minutes", "0.002", "--out", str(folder), "--json")
+    if accepted:  # the best game found is a replay that scores what the search says
+        answer = json.loads(result["out"])
+        if answer["replay"]:
+            assert GAMES["hatetris"].replay_keys(codecs.decode(answer["replay"])).score == answer["score"]
+        assert (folder / "beam.npz").is_file()
 
 
 ADVISED = [name for name in GAME_NAMES if name in QUICK_ADVICE]
