@@ -17,6 +17,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Iterator
+from typing import BinaryIO
 from pathlib import Path
 
 import cv2
@@ -232,6 +233,17 @@ def load(path: str | Path) -> np.ndarray:
     except KibitzInputError as error:
         raise ImageError(error.reason, error.location) from None
     return decode(data, str(path))
+
+
+def read_stream(stream: BinaryIO, source: str = "standard input") -> np.ndarray:
+    """Decode an image from a binary stream (``kibitz read GAME -``), reading no more than the
+    largest file Kibitz reads."""
+    from engines.limits import MAX_FILE_BYTES
+
+    data = stream.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise ImageError(f"more than {MAX_FILE_BYTES:,} bytes; at most that many are read", source=source)
+    return decode(data, source)
 
 
 # -- arrays -----------------------------------------------------------------------------------------

@@ -178,6 +178,20 @@ def test_what_is_not_an_image_is_refused_with_the_reason(data, reason):
     assert isinstance(caught.value, KibitzInputError)
 
 
+def test_standard_input_is_read_bounded_and_named(monkeypatch):
+    import io
+
+    import engines.limits
+    from vision.images import read_stream
+
+    data = _encoded(".png", 37, 23)
+    assert read_stream(io.BytesIO(data)).shape == (23, 37, 3)
+    monkeypatch.setattr(engines.limits, "MAX_FILE_BYTES", len(data) - 1)
+    with pytest.raises(ImageError) as caught:
+        read_stream(io.BytesIO(data))
+    assert str(caught.value) == f"standard input: more than {len(data) - 1:,} bytes; at most that many are read"
+
+
 def test_a_missing_file_and_a_folder_are_named(tmp_path):
     with pytest.raises(ImageError, match=r"nothing\.png: no such file"):
         load(tmp_path / "nothing.png")
