@@ -167,22 +167,26 @@ def _g2048_unmerged(exponents: tuple[int, ...], direction: int, side: int) -> tu
     return tuple(board)
 
 
-def _g2048_crossed(exponents: tuple[int, ...], direction: int, side: int) -> set[tuple[int, int]]:
-    """The gaps between neighbouring cells (each a pair of cells, lower index first) that some
-    tile crosses while sliding toward ``direction``."""
+def _g2048_motion(exponents: tuple[int, ...], direction: int, side: int) -> tuple[set[tuple[int, int]], set[int]]:
+    """What sliding toward ``direction`` shows while it runs: the gaps between neighbouring cells
+    (each a pair of cells, lower index first) some tile crosses, and the cells where two tiles
+    merge (the merged tile pops up there from nothing, as a new tile does)."""
     crossed: set[tuple[int, int]] = set()
+    merged: set[int] = set()
     for line in range(side):
         cells = _g2048_line(direction, line, side)
         tiles = [k for k, cell in enumerate(cells) if exponents[cell]]
         slot, index = 0, 0
         while index < len(tiles):
             group = 2 if index + 1 < len(tiles) and exponents[cells[tiles[index + 1]]] == exponents[cells[tiles[index]]] else 1
+            if group == 2:
+                merged.add(cells[slot])
             for k in tiles[index:index + group]:
                 for step in range(slot + 1, k + 1):
                     crossed.add((min(cells[step], cells[step - 1]), max(cells[step], cells[step - 1])))
             slot += 1
             index += group
-    return crossed
+    return crossed, merged
 
 
 #: A gap counts as crossed in a frame when this share of each third of it (across) changed from the
@@ -192,6 +196,8 @@ GAP_COVERED = 0.6
 GAP_UNTOUCHED = 0.25
 #: A pixel of a gap changed when a channel moved by more than this (0..255).
 GAP_PIXEL_CHANGED = 40
+#: ... and a pixel of a cell (a 2 differs from an empty cell by under 40 on the page).
+CELL_PIXEL_CHANGED = 16
 
 
 def _g2048_gap_coverage(before: np.ndarray, frame: np.ndarray, geometry: dict[str, Any],
@@ -220,24 +226,62 @@ def _g2048_gap_coverage(before: np.ndarray, frame: np.ndarray, geometry: dict[st
     return min(shares)
 
 
-def _g2048_slide_seen(game: Game, state, lines: list[tuple[Any, ...]], before: np.ndarray,
-                      geometry: dict[str, Any], frames: list[np.ndarray]) -> int | None:
+def _g2048_cell_growing(frame: np.ndarray, after: np.ndarray, geometry: dict[str, Any], cell: int,
+                        side: int) -> float:
+    """How surely ``frame`` shows a tile growing in ``cell`` (a new or merged tile popping up):
+    its middle already looks as it does once settled (``after``) while all four edges of the cell
+    still do not; the least share of changed pixels over the four edges (0 when the middle differs).
+    A tile sliding in covers the edge it comes from first, so it never looks like this."""
+    left, top, _, _ = geometry["board_xywh"]
+    pitch, width = geometry["pitch_px"], geometry["gap_px"]
+    row, column = divmod(cell, side)
+    size = pitch - width
+    x0, y0 = left + width + column * pitch, top + width + row * pitch
+    band = max(1.0, 0.1 * size)
+    regions = {
+        "middle": (x0 + 0.4 * size, y0 + 0.4 * size, 0.2 * size, 0.2 * size),
+        "top": (x0 + 0.2 * size, y0 + 0.02 * size, 0.6 * size, band),
+        "bottom": (x0 + 0.2 * size, y0 + 0.98 * size - band, 0.6 * size, band),
+        "left": (x0 + 0.02 * size, y0 + 0.2 * size, band, 0.6 * size),
+        "right": (x0 + 0.98 * size - band, y0 + 0.2 * size, band, 0.6 * size),
+    }
+    shares = {}
+    for name, (x, y, w, h) in regions.items():
+        x1, y1 = int(round(x)), int(round(y))
+        x2, y2 = max(x1 + 1, int(round(x + w))), max(y1 + 1, int(round(y + h)))
+        if x1 < 0 or y1 < 0 or y2 > frame.shape[0] or x2 > frame.shape[1]:
+            return 0.0
+        change = np.abs(frame[y1:y2, x1:x2].astype(np.int16) - after[y1:y2, x1:x2].astype(np.int16))
+        shares[name] = float((change.reshape(y2 - y1, x2 - x1, -1).max(axis=2) > CELL_PIXEL_CHANGED).mean())
+    if shares.pop("middle") > GAP_UNTOUCHED:
+        return 0.0
+    return min(shares.values())
+
+
+def _g2048_move_seen(game: Game, state, lines: list[tuple[Any, ...]], before: np.ndarray, after: np.ndarray,
+                     geometry: dict[str, Any], frames: list[np.ndarray]) -> int | None:
     """Which of ``lines`` (each a slide and its spawn, all leaving the same board) the frames
-    caught while the tiles moved show: the one whose tiles were seen crossing a gap only its
-    slide crosses while no gap only another slide crosses was covered; None when the frames do
-    not tell (no frame caught the slide, or the board moved in the region)."""
+    caught while the board moved show: the one whose own motion was seen (its tiles crossing a gap
+    no other line's slide crosses, or a tile growing in a cell where only it spawns or merges) while
+    nothing only another line does was seen; None when the frames do not tell (none caught the
+    move, or the board moved in the region)."""
     from engines.g2048.state import SIZE as SIDE
 
-    frames = [frame for frame in frames if frame.shape == before.shape]
+    frames = [frame for frame in frames if frame.shape == before.shape == after.shape]
     if not frames or "board_xywh" not in geometry or any(len(line) != 2 for line in lines):
         return None
-    crossed = [_g2048_crossed(state.exponents, line[0].direction, SIDE) for line in lines]
+    motions = []
+    for slide, spawn in lines:
+        crossed, merged = _g2048_motion(state.exponents, slide.direction, SIDE)
+        motions.append((crossed, merged | {spawn.row * SIDE + spawn.column}))
     seen = []
-    for index, gaps in enumerate(crossed):
-        others = set().union(*(crossed[k] for k in range(len(lines)) if k != index))
-        own = gaps - others
-        seen.append(max((_g2048_gap_coverage(before, frame, geometry, gap, SIDE) for gap in own
-                         for frame in frames), default=0.0))
+    for index, (crossed, growing) in enumerate(motions):
+        others = [motion for k, motion in enumerate(motions) if k != index]
+        own_gaps = crossed - set().union(*(motion[0] for motion in others))
+        own_cells = growing - set().union(*(motion[1] for motion in others))
+        seen.append(max([_g2048_gap_coverage(before, frame, geometry, gap, SIDE) for gap in own_gaps for frame in frames]
+                        + [_g2048_cell_growing(frame, after, geometry, cell, SIDE) for cell in own_cells
+                           for frame in frames], default=0.0))
     best = max(range(len(lines)), key=lambda k: seen[k])
     if seen[best] >= GAP_COVERED and all(seen[k] <= GAP_UNTOUCHED for k in range(len(lines)) if k != best):
         return best
@@ -251,9 +295,9 @@ IN_BETWEEN: dict[str, Callable[[Game, Any, Any], bool]] = {
 
 #: Per game: of several lines that leave the same board, which one the frames caught while the
 #: board moved show (their index), or None.
-MOTION_SEEN: dict[str, Callable[[Game, Any, list[tuple[Any, ...]], np.ndarray, dict[str, Any],
+MOTION_SEEN: dict[str, Callable[[Game, Any, list[tuple[Any, ...]], np.ndarray, np.ndarray, dict[str, Any],
                                  list[np.ndarray]], int | None]] = {
-    "2048": _g2048_slide_seen,
+    "2048": _g2048_move_seen,
 }
 
 #: How many player moves may separate two readings before follow mode gives up explaining.
@@ -833,7 +877,7 @@ class Follower:
         lines = [found.moves, *found.alternatives]
         seen = MOTION_SEEN.get(self.game.short_name)
         if len(lines) > 1 and seen is not None and settled is not None:
-            chosen = seen(self.game, before, lines, settled[0], settled[1], moving)
+            chosen = seen(self.game, before, lines, settled[0], image, settled[1], moving)
             if chosen is not None:
                 others = tuple(line for k, line in enumerate(lines) if k != chosen)
                 return Played(lines[chosen], found.state, others, seen_moving=True)

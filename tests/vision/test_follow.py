@@ -158,25 +158,26 @@ _BOARD_LEFT, _GAP, _PITCH = 20, 15, 121.25
 _BOARD_RGB, _EMPTY_RGB, _TWO_RGB = (187, 173, 160), (205, 193, 180), (238, 228, 218)
 
 
-def _drawn_2048(tiles: list[tuple[float, float]], key: int) -> np.ndarray:
-    """The board with a 2 at each (row, column), fractional while it slides; pixel (0, 0) keys the
-    frame for the fake reader."""
+def _drawn_2048(tiles: list[tuple[float, ...]], key: int) -> np.ndarray:
+    """The board with a 2 at each (row, column), fractional while it slides, or (row, column,
+    scale) while it grows; pixel (0, 0) keys the frame for the fake reader."""
     import cv2
 
     image = np.full((540, 540, 3), 250, np.uint8)
     side = _PITCH - _GAP
 
-    def square(row: float, column: float, rgb) -> None:
-        x = _BOARD_LEFT + _GAP + column * _PITCH
-        y = _BOARD_LEFT + _GAP + row * _PITCH
-        cv2.rectangle(image, (round(x), round(y)), (round(x + side) - 1, round(y + side) - 1), rgb[::-1], -1)
+    def square(row: float, column: float, rgb, scale: float = 1.0) -> None:
+        x = _BOARD_LEFT + _GAP + column * _PITCH + (1 - scale) * side / 2
+        y = _BOARD_LEFT + _GAP + row * _PITCH + (1 - scale) * side / 2
+        cv2.rectangle(image, (round(x), round(y)), (round(x + scale * side) - 1, round(y + scale * side) - 1),
+                      rgb[::-1], -1)
 
     cv2.rectangle(image, (_BOARD_LEFT, _BOARD_LEFT), (_BOARD_LEFT + 499, _BOARD_LEFT + 499), _BOARD_RGB[::-1], -1)
     for row in range(4):
         for column in range(4):
             square(row, column, _EMPTY_RGB)
-    for row, column in tiles:
-        square(row, column, _TWO_RGB)
+    for tile in tiles:
+        square(*tile[:2], _TWO_RGB, *tile[2:])
     image[0, 0] = key
     return image
 
@@ -224,6 +225,18 @@ def test_a_slide_seen_moving_decides_between_lines_that_leave_the_same_board():
     assert down.moves == _DOWN_LINE and down.seen_moving and _LEFT_LINE in down.alternatives
     left = _followed([[(0, 0), (3, 1.5)]])
     assert left.moves == _LEFT_LINE and left.seen_moving and _DOWN_LINE in left.alternatives
+
+
+def test_a_new_tile_seen_growing_decides_when_the_slide_itself_was_missed():
+    """The slide is over (the moved 2 already in the bottom-left corner) and the new 2 pops up:
+    growing in the top-left corner it was spawned after sliding down, in the bottom-right after
+    sliding left."""
+    down = _followed([[(0, 0, 0.5), (3, 0), (3, 3)]])
+    assert down.moves == _DOWN_LINE and down.seen_moving
+    left = _followed([[(0, 0), (3, 0), (3, 3, 0.6)]])
+    assert left.moves == _LEFT_LINE and left.seen_moving
+    # grown past its cell (the pop): nothing told
+    assert not _followed([[(0, 0), (3, 0), (3, 3, 1.15)]]).seen_moving
 
 
 def test_no_frame_of_the_slide_leaves_the_lines_undecided():
