@@ -70,13 +70,13 @@ def _dispatch(arguments: list[str]) -> int:
     if first not in VERBS:
         close = difflib.get_close_matches(first, VERBS, n=1)
         hint = f"; did you mean {close[0]}?" if close else ""
-        print(f"kibitz: unknown verb {first!r}{hint} The verbs are {', '.join(VERBS)}; kibitz without a verb "
-              "opens the window (kibitz --help lists everything)", file=sys.stderr)
+        print(f"kibitz: unknown verb {first!r}{hint} (the verbs: {', '.join(VERBS)}; without a verb kibitz opens "
+              "the window; kibitz --help lists everything)", file=sys.stderr)
         return USAGE_ERROR
     try:
         return run_verb(first, arguments[1:])
     except UsageError as error:
-        print(f"kibitz: {error}" if not str(error).startswith("kibitz") else str(error), file=sys.stderr)
+        print(error, file=sys.stderr)
         return USAGE_ERROR
 
 

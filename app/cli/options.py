@@ -14,7 +14,8 @@ from engines.limits import INT64_MAX, parse_int
 
 class UsageError(Exception):
     """The command line itself is wrong (exit 2): an unknown verb, game or option, a value out of
-    range, options that do not go together. The message is the whole explanation."""
+    range, options that do not go together. The message is the whole line printed, starting
+    with ``kibitz VERB:``."""
 
 
 class Parser(argparse.ArgumentParser):
