@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from app.gui.session import Analysis, Session, SessionStore
+from app.gui.session import Analysis, Session, SessionStore, session_to_dict
 from engines.splt import GAME, Move, State
 from engines.tree import MoveTree
 
@@ -95,3 +95,141 @@ def test_a_failed_write_leaves_the_previous_session(tmp_path, record, monkeypatc
     monkeypatch.undo()
     assert store.path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["session.json"]  # no temporary left
+
+
+# -- whatever is wrong with the file, the app opens (issue 23) -----------------------------------------
+def test_a_deeply_nested_file_is_set_aside(tmp_path):
+    store = SessionStore(tmp_path)
+    damage = b'{"version": 1, "analyses": ' + b"[" * 100_000
+    store.path.write_bytes(damage)
+    assert store.game_names() == []
+    loaded = store.load()
+    assert loaded.session is None
+    # the object is level 1: the 64th '[', right after the 27 characters before the list, is level 65
+    assert "line 1, column 91" in loaded.problem and "nested deeper than 64 levels" in loaded.problem
+    assert loaded.set_aside.read_bytes() == damage and not store.path.exists()
+
+
+def session_with_start(record, game_name: str, start_text: str) -> dict:
+    """A saved session of the record's analysis and one analysis of ``game_name`` whose start
+    position is ``start_text``."""
+    from engines import GAMES
+
+    session = two_analyses(record)
+    session.analyses[1] = Analysis("damaged", MoveTree(GAMES[game_name]))
+    data = session_to_dict(session)
+    data["analyses"][1]["tree"]["start"] = start_text
+    return data
+
+
+@pytest.mark.parametrize(
+    "game_name, start_text, words",
+    [
+        ("destructo", "level 1 · score 0 · shuffle 0 · undo 1\ng a\nundo board:",
+         "line 3: 'undo board:' is followed by the board before the last click"),
+        ("2048", '{"grid": {"size": 4, "cells": [[null, null, null, null], [null, null, null, null], '
+                 '[null, null, null, null], [null, null, null, null]]}, "score": 1e999}',
+         "1e999 is too large a number"),
+    ],
+)
+def test_an_analysis_whose_start_cannot_be_read_is_dropped_and_the_others_open(tmp_path, record, game_name,
+                                                                               start_text, words):
+    store = SessionStore(tmp_path)
+    data = session_with_start(record, game_name, start_text)
+    store.path.write_text(json.dumps(data))
+    written = store.path.read_bytes()
+    loaded = store.load()
+    assert [analysis.name for analysis in loaded.session.analyses] == ["record"]
+    assert "analysis 2" in loaded.problem and words in loaded.problem and "1 of 2 analyses" in loaded.problem
+    assert loaded.set_aside.read_bytes() == written
+
+
+def test_any_failure_while_reading_an_analysis_keeps_the_others(tmp_path, record, monkeypatch):
+    store = SessionStore(tmp_path)
+    store.save(two_analyses(record))
+    written = store.path.read_bytes()
+    rebuild = MoveTree.from_dict
+
+    def fail_on_the_second(game, data, source=None):
+        if source.endswith("analysis 2"):
+            raise RuntimeError("a kernel failed")
+        return rebuild(game, data, source)
+
+    monkeypatch.setattr(MoveTree, "from_dict", staticmethod(fail_on_the_second))
+    loaded = store.load()
+    assert [analysis.name for analysis in loaded.session.analyses] == ["record"]
+    assert "analysis 2: RuntimeError: a kernel failed" in loaded.problem
+    assert loaded.set_aside.read_bytes() == written
+
+
+def test_any_failure_while_reading_the_file_sets_it_aside(tmp_path, record, monkeypatch):
+    from app.gui import session as session_module
+
+    store = SessionStore(tmp_path)
+    store.save(two_analyses(record))
+    written = store.path.read_bytes()
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError("no memory left")
+
+    monkeypatch.setattr(session_module, "load_json", exhausted)
+    loaded = store.load()
+    assert loaded.session is None and "MemoryError: no memory left" in loaded.problem
+    assert loaded.set_aside.read_bytes() == written and not store.path.exists()
+
+
+def test_temporary_files_of_killed_saves_are_removed_on_loading(tmp_path, record):
+    store = SessionStore(tmp_path)
+    store.save(two_analyses(record))
+    for name in (".session.json.a1b2c3.tmp", ".session.json.x_9.tmp"):
+        (tmp_path / name).write_bytes(b'{"version": 1, "anal')
+    (tmp_path / "notes.tmp").write_text("not Kibitz's")
+    loaded = store.load()
+    assert loaded.problem is None and len(loaded.session.analyses) == 2
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["notes.tmp", "session.json"]
+
+
+SAVING_FOREVER = """
+import itertools, sys
+from pathlib import Path
+from app.gui.session import Analysis, Session, SessionStore, session_to_dict
+from engines.splt import GAME
+from engines.tree import MoveTree
+
+record = GAME.parse_sequence(Path(sys.argv[2]).read_text())
+sessions = []
+for length in (600, 1196):
+    tree = MoveTree(GAME, record.start)
+    tree.add_line(record.moves[:length])
+    sessions.append(Session([Analysis(f"first {length}", tree)]))
+store = SessionStore(Path(sys.argv[1]))
+store.save(sessions[0])
+print("saving", flush=True)
+for turn in itertools.count():
+    store.save(sessions[turn % 2])
+"""
+
+
+def test_kill_9_during_saves_loses_nothing_and_leaves_no_temporary_file(tmp_path, splt_data):
+    import random
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    timing = random.Random(23)
+    for _ in range(5):
+        process = subprocess.Popen([sys.executable, "-c", SAVING_FOREVER, str(tmp_path), str(splt_data / "1196seq.txt")],
+                                   stdout=subprocess.PIPE, text=True)
+        try:
+            assert process.stdout.readline().strip() == "saving"
+            time.sleep(timing.uniform(0.0, 0.2))
+        finally:
+            process.send_signal(signal.SIGKILL)
+            process.wait()
+            process.stdout.close()
+        loaded = SessionStore(tmp_path).load()
+        assert loaded.problem is None
+        assert [analysis.name for analysis in loaded.session.analyses] in (["first 600"], ["first 1196"])
+        assert len(loaded.session.analyses[0].tree) in (600, 1196)
+        assert sorted(path.name for path in tmp_path.iterdir()) == ["session.json"]
