@@ -183,3 +183,22 @@ def test_long_index_file_fails_at_its_first_bad_move_at_once():
 def test_index_file_names_an_illegal_move_before_a_later_unreadable_entry():
     error = refused(SPLT.parse_sequence, "[0, 0, 9, x]", kind=IllegalMoveError)
     assert error.location.move_number == 3 and error.location.token == "9"
+
+
+# -- the window's --position reads a board with the same parser ----------------------------------------
+@pytest.mark.parametrize(
+    "game_name, text, words",
+    [
+        ("destructo", "level 1\ng a\nundo board:", "line 3: 'undo board:' is followed by the board before"),
+        ("2048", '{"grid": {"size": 4, "cells": [[null, null, null, null], [null, null, null, null], '
+                 '[null, null, null, null], [null, null, null, null]]}, "score": 1e999}', "1e999 is too large a number"),
+        ("1010", "/", "empty board: expected ten rows"),
+        ("splt", "splits=99999999999999999999999 score=0 | 0,0,8,16", "splits is 99999999999999999999999"),
+    ],
+)
+def test_position_option_gives_the_parsers_error_and_opens_no_window(capsys, game_name, text, words):
+    from app.gui import application
+
+    assert application.run(["--game", game_name, "--position", text]) == 2
+    error = capsys.readouterr().err
+    assert words in error and "Traceback" not in error
