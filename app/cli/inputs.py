@@ -1,6 +1,7 @@
 """What the verbs read: a file named on the command line, or text typed there (a board, a
-HATETRIS replay code). Which of the two an argument is gets decided once, here, by how it looks,
-never by trying one reading after the other; every error about a file's content names the file."""
+HATETRIS replay code). Which of the two an argument is gets decided once, here, by how it looks
+(:func:`names_a_file`), never by whether a file happens to be readable; every error about a
+file's content names the file."""
 
 from __future__ import annotations
 
@@ -61,18 +62,13 @@ def read_argument(argument: str, typed_name: str) -> tuple[str, str]:
     return argument, typed_name
 
 
-def located(error: KibitzInputError, source: str) -> KibitzInputError:
-    """``error`` naming ``source`` (kept when it already names a place)."""
-    return error.located(source=source)
-
-
 def parse_line(game, text: str, source: str, format: str | None = None, **options: Any) -> Line:
     """A sequence text read by the game; a plain ValueError (an unknown format) becomes an
     input error naming ``source``."""
     try:
         return game.parse_sequence(text, source=source, format=format, **options)
     except KibitzInputError as error:
-        raise located(error, source) from None
+        raise error.located(source=source) from None
     except (ValueError, RecursionError) as error:
         raise KibitzInputError(str(error), source=source) from None
 
@@ -82,7 +78,7 @@ def replay_line(game, line: Line, source: str):
     try:
         return game.replay(line.start, line.moves)
     except KibitzInputError as error:
-        raise located(error, source) from None
+        raise error.located(source=source) from None
 
 
 def load_line(game, path: str, format: str | None = None, **options: Any):
@@ -103,9 +99,10 @@ def _first_token(text: str, comment: str) -> str | None:
 def read_position(game, argument: str, comment: str = "#", typed_name: str = "the board text"):
     """(position, source) of a FILE-or-text argument: a board (a position's text, perhaps with
     moves after it) or a move sequence from the start, replayed to its end. The text is a
-    sequence from the start when its first token is a move; otherwise it is a board (with moves
-    after it only when the game's sequence format allows it), and its errors are the board's.
-    ``source`` names the file, or ``typed_name`` for typed text."""
+    sequence from the start when its first token is a move; otherwise it is a board, or a
+    board followed by moves (as the game's sequence files write a set-up start), and an error is
+    the board's unless it is at a move after the board. ``source`` names the file, or
+    ``typed_name`` for typed text."""
     text, source = read_argument(argument, typed_name)
     first = _first_token(text, comment)
     starts_with_a_move = False
@@ -128,9 +125,9 @@ def read_position(game, argument: str, comment: str = "#", typed_name: str = "th
             # after the board, else the board's own
             past_the_board = (sequence_error.location.move_number is not None
                               and (sequence_error.location.line or 0) > _first_line_number(text, comment))
-            raise (sequence_error if past_the_board else located(board_error, source)) from None
+            raise (sequence_error if past_the_board else board_error.located(source=source)) from None
         if not line.moves and line.start == game.initial_state():
-            raise located(board_error, source) from None
+            raise board_error.located(source=source) from None
         return replay_line(game, line, source), source
     except (ValueError, RecursionError) as error:
         raise NotationError(str(error), source=source) from None
