@@ -13,6 +13,7 @@ through can fail later. Refusals must be KibitzInputErrors naming the file.
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 import queue
@@ -142,9 +143,10 @@ def retyped_description(draw: st.DrawFn) -> str:
         if draw(st.integers(0, 4)) == 0:
             del holder[path[-1]]
         else:
-            holder[path[-1]] = draw(st.one_of(st.sampled_from(ODD_VALUES), st.integers(), st.text(max_size=8)))
+            odd = draw(st.one_of(st.sampled_from(ODD_VALUES), st.integers(), st.text(max_size=8)))
+            holder[path[-1]] = copy.deepcopy(odd)  # never the shared constant itself
     if draw(st.integers(0, 6)) == 0:
-        description["extra"] = draw(st.sampled_from(ODD_VALUES))
+        description["extra"] = copy.deepcopy(draw(st.sampled_from(ODD_VALUES)))
     text = json.dumps(description)
     # Python's json writes Infinity and NaN: the reader must refuse them.
     if draw(st.integers(0, 5)) == 0:
