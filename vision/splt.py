@@ -52,7 +52,10 @@ How it reads:
    out) and matched against segmented-font templates (``assets/vision/splt/glyphs.png``, drawn
    by ``assets/vision/splt/make_templates.py``); a glyph much narrower than tall is a 1. A
    doubtful number is read again with the strokes taken fainter and stronger, and the surest
-   reading wins by its margin over the others.
+   reading wins by its margin over the others. A glyph whose side bar meets none of its across
+   bars may be a 1 against the next digit (a 13 read as one 8): doubtful. An annotation's colour
+   over a number blacks out its strokes: a digit the strokes seen and those the colour may hide
+   could make instead leaves the number doubtful.
 7. **The header**: the score left of the figure, the split count right of it; the figure's arms
    (out: horizontal next, up: vertical next) are checked against the split count's parity. A
    split count below the numbers of sure blocks is the misread.
@@ -1059,6 +1062,17 @@ def group_boxes(cells: CellKinds, walls: Walls) -> BoxShapes:
     void = kinds == VOID
     edge_columns[void[:, :-1] | void[:, 1:]] = 1.0
     edge_rows[void[:-1, :] | void[1:, :]] = 1.0
+    # boxes of two kinds with no wall seen between them: a box ends at a wall, so the boxes end
+    # there only if both kinds are right (a plain box whose lower half was taken for a point
+    # block made two boxes of one): each cell is as sure as the less sure kind of the two
+    either = np.minimum(cells.confidence[:, :-1], cells.confidence[:, 1:])
+    edge_columns = np.where((kinds[:, :-1] != kinds[:, 1:]) & (walls.between_columns < WALL_SHARE)
+                            & ~(void[:, :-1] | void[:, 1:]),
+                            np.minimum(edge_columns, either), edge_columns)
+    either = np.minimum(cells.confidence[:-1, :], cells.confidence[1:, :])
+    edge_rows = np.where((kinds[:-1, :] != kinds[1:, :]) & (walls.between_rows < WALL_SHARE)
+                         & ~(void[:-1, :] | void[1:, :]),
+                         np.minimum(edge_rows, either), edge_rows)
     confidence[:, :-1] = np.minimum(confidence[:, :-1], edge_columns)
     confidence[:, 1:] = np.minimum(confidence[:, 1:], edge_columns)
     confidence[:-1, :] = np.minimum(confidence[:-1, :], edge_rows)
@@ -1179,6 +1193,31 @@ def stroke_coverage(patches: np.ndarray) -> np.ndarray:
         zone = inked[:, rows, columns]
         values[:, index] = zone.any(axis=1).mean(axis=1) if across else zone.any(axis=2).mean(axis=1)
     return values[0] if single else values
+
+
+#: The whole length of the stroke of each zone of ZONES, as (left, right, top, bottom) fractions
+#: of the glyph's box: a bar across runs the box's width, a side bar or the stem half its height.
+STROKE_SPANS = (
+    (0.0, 1.0, 0.0, 0.17), (0.0, 1.0, 0.4, 0.6), (0.0, 1.0, 0.83, 1.0),
+    (0.0, 0.25, 0.0, 0.5), (0.75, 1.0, 0.0, 0.5), (0.0, 0.25, 0.5, 1.0), (0.75, 1.0, 0.5, 1.0),
+    (0.38, 0.62, 0.0, 0.5), (0.38, 0.62, 0.5, 1.0),
+)
+
+
+def straight_coverage(patch: np.ndarray) -> np.ndarray:
+    """How much of each stroke (``STROKE_SPANS``, in the order of ``ZONES``) one straight line
+    along it covers, 0..1 each, for a template-sized patch: the most of the stroke's length one
+    row covers (a bar across) or one column (a bar up and down). A line crossing a stroke's
+    place aslant could hide only the short stretch of it that it crosses."""
+    inked = np.asarray(patch) > 0.5
+    values = np.empty(len(STROKE_SPANS))
+    for index, (left, right, top, bottom) in enumerate(STROKE_SPANS):
+        x0, y0 = int(round(left * TEMPLATE_WIDTH)), int(round(top * TEMPLATE_HEIGHT))
+        x1 = max(int(round(right * TEMPLATE_WIDTH)), x0 + 1)
+        y1 = max(int(round(bottom * TEMPLATE_HEIGHT)), y0 + 1)
+        span = inked[y0:y1, x0:x1]
+        values[index] = span.mean(axis=1).max() if ZONES[index][4] else span.mean(axis=0).max()
+    return values
 
 
 @functools.lru_cache(maxsize=1)
@@ -1537,13 +1576,29 @@ def read_numbers(ink: np.ndarray, regions: list[tuple[int, int, int, int]], min_
     are left out first. With ``only_digits`` the region holds nothing else, so a piece of ink
     left out later (too short for a digit) makes its number doubtful, and so does a digit wider
     than ``widest`` (by default, than the widths of the digits read here allow)."""
-    return _read_numbers(ink, regions, min_height, only_digits, widest)[0]
+    return [(read.number, read.sure) for read in _read_numbers(ink, regions, min_height, only_digits, widest)[0]]
+
+
+@dataclasses.dataclass(frozen=True)
+class _NumberRead:
+    """One reading of a number at one stroke share: the number (None if not digits), how sure,
+    the number it reads as when a side bar of a glyph that meets none of its across bars is
+    parted from it as a 1 and the rest reads as a digit (``parted``: a 13 read as one 8), and
+    whether a side bar misses some of the across bars (``loose``: the mark of such a 1
+    touching a bar, but also of a corner the scaling opened, so it only asks for the other
+    shares' readings)."""
+
+    number: int | None
+    sure: float
+    parted: int | None = None
+    loose: bool = False
 
 
 def _read_numbers(ink: np.ndarray, regions: list[tuple[int, int, int, int]], min_height: float,
                   only_digits: bool = True, widest: float | None = None
-                  ) -> tuple[list[tuple[int | None, float]], float]:
-    """:func:`read_numbers`, and the widest a digit may be that it went by."""
+                  ) -> tuple[list[_NumberRead], float]:
+    """:func:`read_numbers` with what each reading's glyphs leave open, and the widest a digit
+    may be that it went by."""
     height, width = ink.shape
     crops, owners = [], []
     found: list[list[Glyph]] = []
@@ -1572,12 +1627,17 @@ def _read_numbers(ink: np.ndarray, regions: list[tuple[int, int, int, int]], min
     numbers = []
     for glyphs, dropped, region in zip(found, left_out, cut):
         number, sure = _number(glyphs)
+        bars = [_side_bars_meet(region, g) for g in glyphs]
         if (only_digits and dropped) or _uneven(glyphs) or _ink_between(region, glyphs) \
                 or (only_digits and _off_centre(glyphs, region.shape[1] / 2)) or _too_wide(glyphs) \
                 or any(g.character != "1" and g.right - g.left > widest for g in glyphs) \
-                or _cut_reads_otherwise(region, glyphs) or any(_bar_apart(region, g) for g in glyphs):
+                or _cut_reads_otherwise(region, glyphs) or any(meets == 0 < runs for meets, runs in bars):
             sure = min(sure, LEFT_OUT_CONFIDENCE)
-        numbers.append((number, sure))
+        parted = None
+        if number is not None and any(meets == 0 < runs for meets, runs in bars):
+            parts = [_parted(region, g) or g.character for g in glyphs]
+            parted = int("".join(parts)) if any(len(part) == 2 for part in parts) else None
+        numbers.append(_NumberRead(number, sure, parted, any(meets < runs for meets, runs in bars)))
     return numbers, widest
 
 
@@ -1649,26 +1709,66 @@ SIDE_BAR = 0.6
 ACROSS_BAR = 0.5
 
 
-def _bar_apart(region: np.ndarray, glyph: Glyph) -> bool:
-    """Whether a bar along a side of the glyph touches none of its across bars: a digit's side
-    bars meet its top, middle or bottom bars, so such a bar is a 1 standing against the next
-    digit, both read as one glyph (a 13 read as an 8)."""
+def _side_bars_meet(region: np.ndarray, glyph: Glyph) -> tuple[int, int]:
+    """How many of the glyph's across bars its side bars meet (the fewest, over a side bar on
+    either side) and how many it has. In this font a side bar running the glyph's height meets
+    every across bar (an 8's left bar its top, middle and bottom bars): one meeting none is a 1
+    standing against the next digit, both read as one glyph (a 13 read as an 8); one missing
+    some may be such a 1 touching a bar, or a digit's corner the scaling opened."""
     if glyph.character == "1":
-        return False
+        return 0, 0
     ink = region[glyph.top:glyph.bottom, glyph.left:glyph.right]
     height, width = ink.shape
-    across = np.nonzero(np.count_nonzero(ink, axis=1) >= ACROSS_BAR * width)[0]
-    if across.size == 0:
-        return False
+    across = np.count_nonzero(ink, axis=1) >= ACROSS_BAR * width
+    # each across bar is a run of rows (a bar a few pixels thick, or blurred over its neighbours)
+    starts = np.flatnonzero(across & ~np.concatenate(([False], across[:-1])))
+    ends = np.flatnonzero(across & ~np.concatenate((across[1:], [False]))) + 1
+    runs = len(starts)
     bars = np.count_nonzero(ink, axis=0) > SIDE_BAR * height
+    fewest = runs
     for side in (bars, bars[::-1]):
         count = int(np.argmin(side)) if not side.all() else width
         if count == 0 or count >= width - 1:
             continue
         inner = count if side is bars else width - 1 - count
-        if not ink[across, inner].any():
-            return True
-    return False
+        fewest = min(fewest, sum(bool(ink[start:end, inner].any()) for start, end in zip(starts, ends)))
+    return fewest, runs
+
+
+def _parted(region: np.ndarray, glyph: Glyph) -> str | None:
+    """The glyph as a 1 and a digit ("13", "31") when a side bar of it meets none of its across
+    bars and the rest, from where its across bars begin, matches a digit's template cleanly
+    (closer than MISFIT: a 13 read as one 8 leaves a 3; a 4 whose middle bar stops a pixel
+    short of its right bar leaves no digit); None otherwise."""
+    if glyph.character in "1?":
+        return None
+    ink = region[glyph.top:glyph.bottom, glyph.left:glyph.right]
+    height, width = ink.shape
+    across = np.count_nonzero(ink, axis=1) >= ACROSS_BAR * width
+    if not across.any():
+        return None
+    bars = np.count_nonzero(ink, axis=0) > SIDE_BAR * height
+    characters, coverages = _templates()
+    for from_left, side in ((True, bars), (False, bars[::-1])):
+        count = int(np.argmin(side)) if not side.all() else width
+        if count == 0 or count >= width - 1:
+            continue
+        inner = count if from_left else width - 1 - count
+        if ink[across, inner].any():
+            continue
+        # the rest begins where its across bars do (the bar may be two pixels thick in places)
+        reached = ink[across].any(axis=0)
+        reached = reached if from_left else reached[::-1]
+        skip = count + int(np.argmax(reached[count:]))
+        rest = ink[:, skip:] if from_left else ink[:, :width - skip]
+        rows = np.flatnonzero(rest.any(axis=1))
+        if rows.size == 0 or rest.shape[1] <= ONE_ASPECT * rows.size:
+            continue
+        distances = np.abs(stroke_coverage(glyph_patch(rest[rows[0]:rows[-1] + 1])) - coverages).sum(axis=1)
+        best = int(np.argmin(distances))
+        if distances[best] < MISFIT and characters[best].isdigit():
+            return "1" + characters[best] if from_left else characters[best] + "1"
+    return None
 
 
 def _too_wide(glyphs: list[Glyph]) -> bool:
@@ -1711,41 +1811,52 @@ class NumberReading:
     alternatives: tuple[int, ...] = ()
 
 
-def read_again(strokes: Strokes, regions: list[tuple[int, int, int, int]], numbers: list[tuple[int | None, float]],
+def read_again(strokes: Strokes, regions: list[tuple[int, int, int, int]], numbers: list[_NumberRead],
                min_height: float, only_digits: bool = True, strict: bool = False,
                widest: float | None = None) -> list[NumberReading]:
     """Every number read again from fainter strokes (STROKE_CHECK: a faint stroke the first
-    reading missed turns an 8 into a 3); those read the same and sure both times are settled, the others
-    are read at the other shares of STROKE_RETRIES too (a small board's faint or thin strokes, a
-    noisy one's specks). When every reading gives the same number, the strokes are clear and it
-    is as sure as its best reading (the rest of the doubt is the font's); otherwise the readings
-    vote: each number gets the confidence of the readings giving it, and the winner is as sure as
-    its lead over the next, over all readings. ``strict`` (a small board's few-pixel strokes):
-    every number is read at every share, and one that any of them reads otherwise is doubtful."""
+    reading missed turns an 8 into a 3); those read the same and sure both times, with every
+    glyph's side bars meeting its across bars, are settled; the others are read at the other
+    shares of STROKE_RETRIES too (a small board's faint or thin strokes, a noisy one's specks, a
+    1 standing against the next digit that a stronger share parts from it). When every reading
+    gives the same number, the strokes are clear and it is as sure as its best reading (the rest
+    of the doubt is the font's), unless the first reading saw a side bar standing apart from a
+    glyph's across bars that parts from it as a 1 (``_parted``): fainter shares joining the two
+    do not part them (a 13 read as an 8 at every share), so the number stays doubtful, with the
+    parted reading among its alternatives. Otherwise the readings vote: each number gets the
+    confidence of the readings giving it, and the winner is as sure as its lead over the next,
+    over all readings.
+    ``strict`` (a small board's few-pixel strokes): every number is read at every share, and
+    one that any of them reads otherwise is doubtful."""
     height, width = strokes.shape
     margin = 4
-    checks = read_numbers(strokes.ink(STROKE_CHECK), regions, min_height, only_digits, widest)
+    checks, _ = _read_numbers(strokes.ink(STROKE_CHECK), regions, min_height, only_digits, widest)
     settled = []
-    for (number, sure), check, (x0, y0, x1, y1) in zip(numbers, checks, regions):
-        if sure >= DOUBTFUL and check[0] == number and check[1] >= DOUBTFUL and not strict:
-            settled.append(NumberReading(number, sure, (number,)))
+    for first, check, (x0, y0, x1, y1) in zip(numbers, checks, regions):
+        if first.sure >= DOUBTFUL and check.number == first.number and check.sure >= DOUBTFUL \
+                and not (strict or first.loose or check.loose):
+            settled.append(NumberReading(first.number, first.sure, (first.number,)))
             continue
         window = (max(x0 - margin, 0), max(y0 - margin, 0), min(x1 + margin, width), min(y1 + margin, height))
         inside = (x0 - window[0], y0 - window[1], x1 - window[0], y1 - window[1])
-        readings = [(number, sure), check] + [read_numbers(strokes.ink(share, window), [inside], min_height,
-                                                           only_digits, widest)[0] for share in STROKE_RETRIES]
+        readings = [first, check] + [_read_numbers(strokes.ink(share, window), [inside], min_height,
+                                                   only_digits, widest)[0][0] for share in STROKE_RETRIES]
         support: dict[int | None, float] = {}
-        for value, value_sure in readings:
-            support[value] = support.get(value, 0.0) + value_sure
+        for reading in readings:
+            support[reading.number] = support.get(reading.number, 0.0) + reading.sure
         support.pop(None, None)
         ranked = sorted(support.items(), key=lambda item: -item[1])
         if not ranked:
             settled.append(NumberReading(None, 0.0, ()))
             continue
         values = [value for value, _ in ranked]
-        if len(ranked) == 1 and all(value is not None for value, _ in readings):
+        if len(ranked) == 1 and all(reading.number is not None for reading in readings):
             # every threshold reads the same: the strokes are clear, the margin is the font's
-            settled.append(NumberReading(ranked[0][0], max(value_sure for _, value_sure in readings), tuple(values)))
+            sure = max(reading.sure for reading in readings)
+            if first.parted is not None:
+                sure = min(sure, LEFT_OUT_CONFIDENCE)
+                values.append(first.parted)
+            settled.append(NumberReading(ranked[0][0], sure, tuple(values)))
             continue
         lead = ranked[0][1] - (ranked[1][1] if len(ranked) > 1 else 0.0)
         confidence = lead / len(readings)
@@ -1864,6 +1975,58 @@ def block_number_region(geometry: BoardGeometry, box: tuple[int, int, int, int])
     half = min(NUMBER_HALF_HEIGHT, h / 2 - 0.06) * cell
     return (int(round(geometry.x_edge(x) + 0.06 * cell)), int(round(centre_y - half)),
             int(round(geometry.x_edge(x + w) - 0.06 * cell)), int(round(centre_y + half)))
+
+
+#: A stroke may lie under an annotation when what is seen and the colour together cover this
+#: much of its length along one line; a stroke is missing when what is seen covers less than
+#: STROKE_SEEN of its zone.
+STROKE_HIDDEN = 0.75
+STROKE_SEEN = 0.5
+
+
+def _hidden_strokes_confidence(ink: np.ndarray, coloured: np.ndarray, region: tuple[int, int, int, int],
+                               min_height: float) -> float:
+    """How sure a number's glyphs stay when an annotation drawn over them (an ellipse in a shared
+    screenshot) may hide strokes: its pixels are blacked out, so an 8 whose left bar is under a
+    red line reads as a 3. Each glyph's place touched by the colour (its ink box, widened over
+    the colour beside it to a digit's width) is matched with the font's other digits: one whose
+    every stroke is seen or may be under the colour (STROKE_HIDDEN), and whose every missing
+    stroke is not seen (STROKE_SEEN), may be what is written: the number is then doubtful
+    (LEFT_OUT_CONFIDENCE); otherwise 1."""
+    height, width = ink.shape
+    x0, y0, x1, y1 = max(region[0], 0), max(region[1], 0), min(region[2], width), min(region[3], height)
+    colour = coloured[y0:y1, x0:x1]
+    if not colour.any():
+        return 1.0
+    piece = _without_specks_each([ink[y0:y1, x0:x1]], SPECK / DIGIT_HEIGHT * min_height)[0]
+    boxes, _ = glyph_boxes(piece, min_height) if piece.size else ([], 0)
+    if not boxes:
+        return 1.0
+    characters, coverages = _templates()
+    digits = np.array([character.isdigit() for character in characters])
+    strokes = coverages > 0.5
+    for left, right, top, bottom in _centred_number(boxes, piece.shape[1] / 2):
+        digit = int(round(DIGIT_ASPECT * (bottom - top)))
+        beside = colour[top:bottom].any(axis=0)
+        wider = np.flatnonzero(beside[max(right - digit, 0):left])
+        start = max(right - digit, 0) + int(wider[0]) if wider.size else left
+        wider = np.flatnonzero(beside[right:min(left + digit, piece.shape[1])])
+        stop = right + int(wider[-1]) + 1 if wider.size else right
+        hidden = colour[top:bottom, start:stop]
+        if not hidden.any():
+            continue
+        seen = np.zeros_like(hidden)
+        seen[:, left - start:right - start] = piece[top:bottom, left:right]
+        shown = stroke_coverage(glyph_patch(seen)) >= STROKE_SEEN
+        possible = shown | (straight_coverage(glyph_patch(seen | hidden)) >= STROKE_HIDDEN)
+        fits = digits & ~(strokes & ~possible).any(axis=1) & ~(~strokes & shown).any(axis=1)
+        if right - left > ONE_ASPECT * (bottom - top):
+            # the character the glyph reads as fits however the colour lies
+            read, _ = match_glyphs([piece[top:bottom, left:right]])[0]
+            fits &= np.array([character != read for character in characters])
+        if fits.any():
+            return LEFT_OUT_CONFIDENCE
+    return 1.0
 
 
 # -- header --------------------------------------------------------------------------------------
@@ -2071,10 +2234,14 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     alternatives = {}
     sure_numbers: set[tuple[int, int, int, int]] = set()
     small = caller_cell < SMALL_DIGITS_CELL
-    for (x, y, w, h), reading in zip(points, numbers):
+    for (x, y, w, h), region, reading in zip(points, regions, numbers):
         number, sure = reading.value, reading.sure
         if small:
             sure = min(sure, SMALL_DIGITS_CONFIDENCE)
+        hidden = _hidden_strokes_confidence(ink, board.coloured, region, DIGIT_HEIGHT * geometry.cell)
+        if hidden < DOUBTFUL:
+            problems.append(f"an annotation over the number of the point block at ({x},{y}) may hide a stroke")
+            sure = min(sure, hidden)
         alternatives[(x, y, w, h)] = reading.alternatives
         if number is None or number == 0:
             problems.append(f"the number of the point block at ({x},{y}) could not be read")
@@ -2218,7 +2385,8 @@ def read_header(grey: np.ndarray, strokes: Strokes, ink: np.ndarray, geometry: B
     if regions is None:
         return Header(None, 0.0, None, 0.0, None, 0.0)
     score_region, figure_region, splits_region = regions
-    numbers = read_numbers(ink, [score_region, splits_region], HEADER_DIGIT_HEIGHT * geometry.cell, only_digits=False)
+    numbers, _ = _read_numbers(ink, [score_region, splits_region], HEADER_DIGIT_HEIGHT * geometry.cell,
+                               only_digits=False)
     score, splits = read_again(strokes, [score_region, splits_region], numbers, HEADER_DIGIT_HEIGHT * geometry.cell,
                                only_digits=False)
     figure, figure_confidence = read_figure(grey, figure_region, geometry.cell)

@@ -22,6 +22,7 @@ from tests.vision.pictures import jpeg, resized
 from tests.vision.render import render_board
 from tests.vision.truth_splt import cases, compare
 from vision import NoBoardFound, read
+from vision.reading import DOUBTFUL_BELOW
 
 DATA = reference_data_dir()
 CASES = cases(DATA) if DATA is not None else []
@@ -510,7 +511,14 @@ def test_rescaled_jpeg_kibitz_view_is_never_wrong_without_doubt(factor, quality)
     (351, 61253187, (238, 369), 1.0, None, 2.4407, 63),
     # a 117 whose 17 joined into a 0 without its foot, read 10
     (127, 435330623, (641, 1341), 1.25, None, None, None),
-], ids=["48-cut-at-the-joint", "13-read-as-one-glyph", "117-read-as-10"])
+    # 13s whose 1 touches the 3 at one row at every stroke share (scaled up 2.35x): one 8 whose
+    # left bar meets none of its across bars at some shares, sure at the others
+    (315, 803128781, (177, 370), 1.0, 0.79, 2.3457, None),
+    # a 13 whose 1 touches the 3's top bar (scaled up 2.77x): an 8 at the first two shares, a 13
+    # only at the stronger one, which was never looked at
+    (48, 508347915, (229, 500), 1.0, None, 2.7689, None),
+], ids=["48-cut-at-the-joint", "13-read-as-one-glyph", "117-read-as-10", "13-joined-at-every-share",
+        "13-parted-at-a-stronger-share"])
 def test_digits_read_with_a_thin_margin_are_doubtful_or_right(splits, seed, size, ratio, fade, factor, quality):
     """Issue 22: Kibitz's view as the benchmark's captures draw it (a seeded game, the board
     widget at a size, device-pixel ratio and highlight fade, maybe rescaled and saved as JPEG)
@@ -525,6 +533,30 @@ def test_digits_read_with_a_thin_margin_are_doubtful_or_right(splits, seed, size
     if quality is not None:
         image = jpeg(image, quality)
     assert _wrong_unflagged(truth_of(state)["cells"], read("splt", image)) == (0, [])
+
+@needs_data
+def test_a_number_an_annotation_crosses_is_doubtful_or_right():
+    """Issue 22: the left half of 6ptblock.png has a red ellipse drawn over the board; at 0.63 of
+    its size, JPEG 72, the line hides the left bars of the 8 of a 138, which read as a sure 133.
+    A number an annotation crosses is doubtful (or right); the transcription is the truth."""
+    case = next(case for case in CASES if case.name == "splt/6ptblock.png#left")
+    reading = read("splt", jpeg(resized(case.load(), 0.6318), 72))
+    assert _wrong_unflagged(case.expected, reading) == (0, [])
+    assert reading.per_cell_confidence[14, 3] < DOUBTFUL_BELOW  # the 138 under the line
+
+
+def test_kibitz_window_with_advice_tints_two_kinds_without_a_wall_are_doubtful():
+    """Issue 22: Kibitz's compact window (1063 x 753, JPEG 70) with the advice's tints: the lower
+    half of a 1 x 2 plain box, its tint not recognised, was taken for a point block, and the
+    upper half read as a sure 1 x 1 plain box. Two kinds of cell with no wall between them
+    make both doubtful. The truth is the engine state shown."""
+    from tests.vision.splt_looks import kibitz_window, played, truth_of, window_view
+
+    state, _, _ = played(40, 837600020)
+    with kibitz_window() as window:
+        image = jpeg(window_view(window, state, "compact", (1063, 753)), 70)
+    assert _wrong_unflagged(truth_of(state)["cells"], read("splt", image)) == (0, [])
+
 
 # -- two ways here: the split count and the score (issue 22) -------------------------------------------
 def test_open_fields_by_hand():
