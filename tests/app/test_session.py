@@ -233,3 +233,29 @@ def test_kill_9_during_saves_loses_nothing_and_leaves_no_temporary_file(tmp_path
         assert [analysis.name for analysis in loaded.session.analyses] in (["first 600"], ["first 1196"])
         assert len(loaded.session.analyses[0].tree) in (600, 1196)
         assert sorted(path.name for path in tmp_path.iterdir()) == ["session.json"]
+
+
+@pytest.mark.parametrize("damage", ["deep nesting", "a start no parser reads"])
+def test_the_window_opens_on_a_damaged_session_with_what_could_be_read(qtbot, make_window, settings_dir, record,
+                                                                        damage):
+    settings_dir.mkdir(parents=True, exist_ok=True)
+    if damage == "deep nesting":
+        written = b'{"version": 1, "analyses": ' + b"[" * 100_000
+        words, kept = "nested deeper than 64 levels", []
+    else:
+        data = session_with_start(record, "destructo", "level 1\ng a\nundo board:")
+        data["current"] = 1
+        written = json.dumps(data).encode()
+        words, kept = "'undo board:' is followed by the board before the last click", ["record"]
+    (settings_dir / "session.json").write_bytes(written)
+    (settings_dir / ".session.json.k1ll3d.tmp").write_bytes(written[:100])  # a save killed midway
+    window = make_window()
+    if kept:  # the analyses that could be read are open
+        assert [analysis.name for analysis in window.session.analyses] == kept
+    else:  # nothing could be read: a fresh game to play
+        assert window.tree.current.is_root and len(window.tree) == 0
+    box = window.error_box
+    assert box is not None and box.isVisible() and words in box.informativeText()
+    aside = list(settings_dir.glob("session-damaged-*.json"))
+    assert len(aside) == 1 and aside[0].read_bytes() == written
+    assert not list(settings_dir.glob(".session.json.*.tmp"))
