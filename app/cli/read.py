@@ -20,11 +20,11 @@ def add_arguments(parser, game) -> None:
 def run(game, plug, args) -> int:
     from engines.limits import check_path
     from vision import NoBoardFound, read
-    from vision.images import decode, load
+    from vision.images import load, read_stream
 
     # an image that cannot be loaded is an ImageError, a KibitzInputError naming the file
     if args.image == "-":
-        image = decode(sys.stdin.buffer.read(), "standard input")
+        image = read_stream(sys.stdin.buffer)
     else:
         check_path(args.image)
         image = load(args.image)
