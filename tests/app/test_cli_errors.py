@@ -158,6 +158,13 @@ def test_a_folder_is_said_to_be_a_folder(capsys, tmp_path):
     assert code == 1 and one_line(err) == f"kibitz: {tmp_path}: is a folder, not a file"
 
 
+def test_a_missing_or_folder_screenshot_is_said_so(capsys, tmp_path):
+    code, _, err = run(capsys, "read", "2048", str(tmp_path / "shot.png"))
+    assert code == 1 and one_line(err) == f"kibitz: {tmp_path / 'shot.png'}: no such file"
+    code, _, err = run(capsys, "read", "2048", str(tmp_path))
+    assert code == 1 and one_line(err) == f"kibitz: {tmp_path}: is a folder, not a file"
+
+
 def test_an_empty_file_is_refused(capsys, tmp_path):
     path = tmp_path / "empty.txt"
     path.write_text("\n  \n")
