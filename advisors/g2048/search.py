@@ -22,6 +22,10 @@ from engines.g2048.state import DIRECTION_NAMES, Slide, State
 PROBABILITY_THRESHOLD = 3e-4
 #: The longest time budget of one decision (ten minutes), and the most search threads.
 MAX_MILLISECONDS = 600_000
+#: The deepest fixed depth: the adaptive depth never goes past it (16 distinct tiles - 2), and a
+#: crowded board takes seconds a move there but minutes at depth 30 (a checkerboard of 2s and 4s:
+#: 4 s at depth 12, over 4 minutes at 30). A time budget deepens past it while the next depth fits.
+MAX_FIXED_DEPTH = 14
 MAX_THREADS = 256
 NNEONNEO_THRESHOLD = 1e-4
 
@@ -37,7 +41,7 @@ class Budget:
 
     def __post_init__(self) -> None:
         if self.depth is not None:
-            limits.check_int(self.depth, "the depth (player moves)", 1, kernel.MAX_LEVELS - 2)
+            limits.check_int(self.depth, "the depth (player moves)", 1, MAX_FIXED_DEPTH)
         if self.milliseconds is not None and (
                 isinstance(self.milliseconds, bool) or not isinstance(self.milliseconds, (int, float))
                 or not 0 < self.milliseconds <= MAX_MILLISECONDS):

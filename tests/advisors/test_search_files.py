@@ -364,3 +364,12 @@ def test_a_game_said_to_follow_the_line_after_leaving_it_is_refused(tmp_path):
                    lambda arrays, meta: arrays["state"].__setitem__(kernel.S_FOLLOWING, 1))
     with pytest.raises(KibitzInputError, match=r"worker-0\.npz: .*said to follow the line but has left it"):
         Search.load(path)
+
+
+def test_a_2048_depth_past_the_adaptive_ones_is_refused_with_the_bound():
+    from advisors.g2048.search import Budget
+
+    # nneonneo's adaptive depth is max(3, distinct tiles - 2): 14 at most on a 16-cell board.
+    Budget(depth=14)
+    with pytest.raises(NotationError, match=r"the depth \(player moves\) is 30; it must be from 1 to 14"):
+        Budget(depth=30)
