@@ -247,6 +247,39 @@ def test_glyph_templates_match_their_script():
     assert np.array_equal(stored, templates())
 
 
+def _segmented(text: str, unit: int = 9, stroke: int = 2, gap: int = 2) -> np.ndarray:
+    """``text`` drawn in SPL-T's segmented font (the strokes of ``make_templates.STROKES``, a 1 a
+    lone bar) at ``unit`` pixels a glyph unit, the glyphs ``gap`` pixels apart, as ink."""
+    from assets.vision.splt.make_templates import STROKES
+
+    pieces = []
+    for character in text:
+        width = stroke if character == "1" else unit + stroke
+        canvas = np.zeros((2 * unit + stroke, width), np.uint8)
+        for x1, y1, x2, y2 in STROKES.get(character, [(0, 0, 0, 2)]):
+            cv2.line(canvas, (round(x1 * unit), round(y1 * unit)), (round(x2 * unit), round(y2 * unit)), 1, stroke)
+        pieces += [canvas, np.zeros((canvas.shape[0], gap), np.uint8)]
+    return np.hstack(pieces[:-1]).astype(bool)
+
+
+@pytest.mark.parametrize("text, bridged, parted", [
+    ("13", True, "13"),    # a 1 joined to the 3 by a speck between the bars: one glyph, an 8
+    ("8", False, None),    # a whole 8: its left bar meets every across bar
+    ("4", False, None),    # a 4: its right bar meets its middle bar
+])
+def test_a_1_standing_against_a_digit_parts_from_it(text, bridged, parted):
+    """Issue 22: a side bar meeting none of a glyph's across bars is a 1 read with the next digit
+    as one glyph when the rest is a digit of the font; the truth is the text drawn."""
+    from vision.splt import Glyph, _parted, match_glyphs
+
+    ink = _segmented(text)
+    if bridged:
+        ink[ink.shape[0] // 4, 2:4] = True  # the blur's speck joining the 1 to the 3 between its bars
+    character, _ = match_glyphs([ink])[0]
+    assert character == ("8" if bridged else text)  # read as one glyph
+    assert _parted(ink, Glyph(character, 1.0, 0, ink.shape[1], 0, ink.shape[0])) == parted
+
+
 def test_per_cell_confidence_is_a_margin_not_a_constant():
     state = _played(120, 2)
     reading = read("splt", render_board("splt", state, (460, 960), 4.0, 2))
