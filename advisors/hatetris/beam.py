@@ -111,6 +111,7 @@ class BeamResult:
     seconds: float
     finished: bool  # the beam died out (nothing left to search)
     stopped: bool
+    reason: str = ""  # why it stopped before its budget, when not asked to (the memory limit)
 
 
 class BeamSearch:
@@ -123,8 +124,6 @@ class BeamSearch:
         if self.start.over:
             raise KibitzInputError("the game is already over at the start of the search")
         self.rules: Rules = self.start.rules
-        limits.check_memory(f"a beam of width {settings.width:,}", layer_bytes(settings.width, self.rules.depth),
-                            field="the width")
         # History of every kept node: parent (-1 for roots), well hash, pieces locked, score,
         # filled cells (the loop check's filter) and the placement that made it. The start line's
         # own wells come first, as one chain.
@@ -141,6 +140,7 @@ class BeamSearch:
             previous = self._append(previous, rules_kernel.well_hash(well, self.rules.depth), link.pieces, 0,
                                     cell_count(link.well), (-1, 0, 0, 0))
         self.root = previous
+        self.check_memory()  # before the first layer is allocated
         self.layer_wells = np.array([self.start.well], dtype=np.int64)
         self.layer_scores = np.array([self.start.score], dtype=np.int64)
         self.layer_cells = np.array([self.start.cells], dtype=np.int64)
@@ -150,6 +150,17 @@ class BeamSearch:
         self.best_node = self.root
         self.best_score = self.start.score
         self.finished = False
+
+    def memory_bytes(self) -> int:
+        """About what the search holds (every kept node's history) plus what its next layer takes."""
+        history = sum(column._data.nbytes for column in (self.parent, self.hashes, self.pieces, self.scores,
+                                                         self.cells, self.moves))
+        return history + layer_bytes(self.settings.width, self.rules.depth)
+
+    def check_memory(self) -> None:
+        """Refuse (KibitzInputError with the figures) a search whose next layer would pass the limit."""
+        kept = f" with {len(self.parent):,} wells kept" if len(self.parent) > 1 else ""
+        limits.check_memory(f"a beam of width {self.settings.width:,}{kept}", self.memory_bytes(), field="the width")
 
     # -- the search ------------------------------------------------------------------------------
     def run(self, seconds: float | None = None, max_depth: int | None = None,
@@ -172,11 +183,17 @@ class BeamSearch:
         began = time.perf_counter()
         children_before = self.children
         stopped = False
+        reason = ""
         saved = began
         target = None if max_depth is None else self.depth + max_depth
         while not self.finished and (target is None or self.depth < target):
             if should_stop is not None and should_stop():
                 stopped = True
+                break
+            try:
+                self.check_memory()  # the history grows by a layer of nodes every piece
+            except KibitzInputError as error:
+                stopped, reason = True, f"stopped at depth {self.depth:,}: {error}"
                 break
             if seconds is not None and time.perf_counter() - began >= seconds:
                 break
@@ -196,7 +213,7 @@ class BeamSearch:
         elapsed = time.perf_counter() - began
         if checkpoint is not None:
             self.save(checkpoint)
-        return self.result(elapsed, stopped)
+        return dataclasses.replace(self.result(elapsed, stopped), reason=reason)
 
     def _expand(self, should_stop):
         """Every distinct child of the layer as (parent, placement, score, key, cost); None when
@@ -376,6 +393,10 @@ class BeamSearch:
         except KibitzInputError as error:
             raise error.located(source=source) from None
         _restore(search, arrays, description, source)
+        try:
+            search.check_memory()
+        except KibitzInputError as error:
+            raise error.located(source=source) from None
         try:
             GAME.replay(line.start, search.best_line().moves)  # the AI's pieces, under the exact rules
         except KibitzInputError as error:

@@ -373,3 +373,21 @@ def test_a_2048_depth_past_the_adaptive_ones_is_refused_with_the_bound():
     Budget(depth=14)
     with pytest.raises(NotationError, match=r"the depth \(player moves\) is 30; it must be from 1 to 14"):
         Budget(depth=30)
+
+
+def test_a_beam_stops_saved_with_its_reason_before_its_history_passes_the_memory_limit(tmp_path, monkeypatch):
+    from advisors.hatetris import beam
+
+    path = tmp_path / "beam.npz"
+    search = BeamSearch(Line(HATETRIS.initial_state(), ()), BeamSettings(width=60))
+    # The history's columns hold 1,024 nodes at first, then double: the limit falls in between.
+    allowed = search.memory_bytes() + 1000
+    monkeypatch.setattr(limits, "MAX_MEMORY_BYTES", allowed)
+    monkeypatch.setattr(limits.check_memory, "__defaults__", (allowed, None))
+    result = search.run(checkpoint=path)
+    assert result.stopped and not result.finished
+    assert result.reason.startswith(f"stopped at depth {result.depth:,}: a beam of width 60 with ")
+    assert 1024 <= len(search.parent) < 1024 + 60
+    assert "over the limit of" in result.reason
+    assert BeamSearch.load(path).depth == result.depth  # saved where it stopped
+    assert beam.layer_bytes(60, 20) < allowed
