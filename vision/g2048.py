@@ -40,7 +40,10 @@ Covered cells: a cell is doubtful whatever its costs say when its background is 
 (a button, an ad), when something that is neither its background nor its digits lies over the
 band its number is written in (an overlay's words or buttons, a tile sliding or growing), or when
 more marks stand on its number's line than the number has digits (letters of "Game over!" over a
-2). With no overlay on the board, covered cells mean a frame caught mid-animation:
+2). A tile caught part way through a slide is drawn off its cell: where its colour reaches is not
+centred in the cell (beyond what resampling moves an edge); the other tiles of the slide, each at
+its own speed, may be passing just over a cell then, so every cell of such a frame is covered.
+With no overlay on the board, covered cells mean a frame caught mid-animation:
 ``diagnostics["in_motion"]`` says so for follow mode. The tiles' glow (a gold box-shadow from
 128 to 2048) tints the border, gaps and cells around them: the board's colour is taken where it is
 plainest, the board's extent is measured through the glow, and an overlay is fitted with the glow
@@ -136,6 +139,11 @@ PREVIOUS_CONFIDENCE = 0.8
 #: Lab distances: a pixel this near a tile's colour is the tile; text nearer its tile than
 #: INK_DISTANCE is not read.
 EXTENT_DISTANCE = 14.0
+#: A tile at rest fills its cell, so its colour's extent is centred in it to within what moves an
+#: edge: a pixel of the image and one of the board's copy at each of its two edges, and a pixel more.
+#: A tile whose extent is farther off centre (board pixels) is drawn part way through a slide.
+OFF_CENTRE_PER_IMAGE_PIXEL = 2.0
+OFF_CENTRE_SLACK = 3.0
 INK_DISTANCE = 20.0
 #: A cell is covered (doubtful whatever it reads as) when its background is this far (Lab, times
 #: what an overlay leaves of the contrast) from the colour of the value read, or when more than
@@ -747,8 +755,38 @@ def _tight(ink: np.ndarray) -> np.ndarray:
     return ink[rows[0]:rows[-1] + 1, columns[0]:columns[-1] + 1]
 
 
-def read_cells(lab: np.ndarray, board: Board, palette: Palette) -> list[CellReading]:
-    """Costs of every value for each cell, row by row, of a Lab (float32) image of the board."""
+SLIDING = "a tile is drawn out of its place"
+MID_SLIDE = "the board is caught mid-slide"
+
+
+def _off_centre(near: np.ndarray) -> float:
+    """How far (pixels) the extent of a cell's ``near`` pixels (its background's colour) is from
+    centred in the cell, across or down, whichever is more."""
+    side = near.shape[0]
+    columns = np.flatnonzero(near.mean(axis=0) > 0.3)
+    rows = np.flatnonzero(near.mean(axis=1) > 0.3)
+    across = abs(int(columns[0]) - (side - 1 - int(columns[-1]))) if len(columns) else 0
+    down = abs(int(rows[0]) - (side - 1 - int(rows[-1]))) if len(rows) else 0
+    return float(max(across, down))
+
+
+def _near_under_glow(cell: np.ndarray, background: np.ndarray, contrast: float) -> np.ndarray:
+    """Where a cell shows its background's colour, plain or under a neighbour's glow (the page
+    draws later tiles' glow over earlier tiles, tinting an edge)."""
+    difference = cell - background
+    near = np.einsum("yxc,yxc->yx", difference, difference) < EXTENT_DISTANCE ** 2
+    for glow in _glow_steps(background, contrast):
+        step = cell - glow
+        near |= np.einsum("yxc,yxc->yx", step, step) < EXTENT_DISTANCE ** 2
+    return near
+
+
+def read_cells(lab: np.ndarray, board: Board, palette: Palette, image_pixel: float = 1.0,
+               veiled: bool = False) -> list[CellReading]:
+    """Costs of every value for each cell, row by row, of a Lab (float32) image of the board.
+    ``image_pixel``: the board copy's pixels per pixel of the image it was cut from; ``veiled``:
+    an overlay lies over the board (its words and buttons cut tiles' edges, and nothing slides
+    under it)."""
     rects = [board.cell_rect(row, column) for row in range(SIZE) for column in range(SIZE)]
     side = int(min(min(w, h) for _, _, w, h in rects))
     corners = [(int(round(x + (w - side) / 2)), int(round(y + (h - side) / 2))) for x, y, w, h in rects]
@@ -764,6 +802,7 @@ def read_cells(lab: np.ndarray, board: Board, palette: Palette) -> list[CellRead
     palette = _with_empty_colour_seen(palette, backgrounds, near.mean(axis=(1, 2)))
     palette_distance = np.sqrt(((backgrounds[:, None, :] - palette.tiles[None, :, :]) ** 2).sum(axis=2))
     colour_costs = np.minimum((palette_distance / (COLOUR_SCALE * palette.contrast)) ** 2, COLOUR_COST_CAP)
+    off_centre_limit = OFF_CENTRE_PER_IMAGE_PIXEL * image_pixel + OFF_CENTRE_SLACK
     readings = []
     for index in range(len(cells)):
         columns = np.flatnonzero(column_share[index] > 0.3)
@@ -799,6 +838,11 @@ def read_cells(lab: np.ndarray, board: Board, palette: Palette) -> list[CellRead
         covered = None
         if palette_distance[index, chosen] > UNLIKE_PALETTE * palette.contrast:
             covered = "its colour is no tile's"
+        elif not veiled and _off_centre(near[index]) > off_centre_limit \
+                and _off_centre(_near_under_glow(cells[index], backgrounds[index], palette.contrast)) > off_centre_limit:
+            # part of the cell shows another colour along one edge only: a tile caught part way
+            # through a slide (the cell may hold it before, after or neither)
+            covered = SLIDING
         elif CELL_VALUES[chosen] > 2048 and (glyphs != DIGIT_COUNTS[chosen] or unread[chosen]):
             # the values above 2048 share one colour: only their digits, each found on its own
             # and fitting, tell them apart (tiny ones run together or fit no template)
@@ -812,6 +856,11 @@ def read_cells(lab: np.ndarray, board: Board, palette: Palette) -> list[CellRead
             if middle > FOREIGN_SHARE or whole > FOREIGN_WHOLE_SHARE:
                 covered = "something lies over it"
         readings.append(CellReading(total, covered))
+    if any(reading.covered == SLIDING for reading in readings):
+        # the tiles of a slide move together, each at its own speed: one of them may be passing
+        # just over a cell as the frame is taken, drawn there as if it rested
+        readings = [reading if reading.covered else dataclasses.replace(reading, covered=MID_SLIDE)
+                    for reading in readings]
     return readings
 
 
@@ -995,7 +1044,7 @@ def read(image: np.ndarray, previous: Any = None) -> Reading:
     cut = board_image(image, *locate_board(image))
     board = cut.board_in_image()
     overlay, alpha = fit_overlay(cut.board.colour_rgb)
-    readings = read_cells(cut.lab, cut.board, tinted_palette(overlay, alpha))
+    readings = read_cells(cut.lab, cut.board, tinted_palette(overlay, alpha), cut.factor, overlay is not None)
     values = [reading.value for reading in readings]
     confidence = np.array([reading.confidence for reading in readings], dtype=np.float64).reshape(SIZE, SIZE)
 

@@ -66,3 +66,30 @@ def test_the_sample_covers_the_looks_and_is_mostly_read_sure(sample):
     assert cells >= 0.9 * 16 * len(settled)
     scores = sum(reading.diagnostics.get("score") == truth["score"] for truth, reading in settled)
     assert scores >= 0.8 * len(settled)
+
+
+#: Up from this board, the 64 and the 8 slide two cells (row 3 to row 1): some 50 ms into the
+#: page's 100 ms slide they are drawn a little below row 2, where no board of the move has them.
+SLIDING_BEFORE = [[4, 16, 0, 0], [0, 0, 2, 2], [0, 2, 0, 0], [64, 32, 8, 2]]
+
+
+@pytest.mark.parametrize("ms", [40, 48, 56])
+def test_tiles_caught_part_way_through_a_slide_are_doubtful(ms):
+    from tests.vision.pages_2048 import Page2048, in_between_boards
+    from vision import read
+
+    with live_page("2048") as (browser, url):
+        page = Page2048(browser, url, viewport=(1400, 1400), scale=1.0, zoom=1.5)
+        try:
+            page.show(SLIDING_BEFORE)
+            page.page.keyboard.press("ArrowUp")
+            page.freeze(ms)
+            truth = {**page.truth(), "animating": True, "before_cells": SLIDING_BEFORE,
+                     "between_cells": in_between_boards(SLIDING_BEFORE, "up")}
+            image = page.screenshot()
+        finally:
+            page.close()
+    reading = read("2048", image)
+    assert truth["cells"] != SLIDING_BEFORE, "the page did not take the key"
+    assert _wrong_and_sure(truth, reading) == [], (reading.cells, reading.diagnostics.get("covered"))
+    assert reading.diagnostics.get("in_motion") is True, reading.diagnostics
