@@ -34,6 +34,7 @@ def played(name: str) -> tuple[tuple[tuple, tuple], ...]:
     """Seeded random legal games of ``name`` (chance steps drawn with their probabilities): each as
     (the states, the moves and chance outcomes between them)."""
     game = GAMES[name]
+    game.warm_up()
     games = []
     for seed in range(GAMES_PLAYED):
         rng = np.random.default_rng(seed)
@@ -50,6 +51,10 @@ def played(name: str) -> tuple[tuple[tuple, tuple], ...]:
             states.append(state)
             moves.append(move)
         games.append((tuple(states), tuple(moves)))
+    # every path the targets take runs once here, so loading or compiling kernels is not a case's time
+    for format in game.sequence_formats:
+        read_sequence(game, game.sequence_text(Line(games[0][0][0], games[0][1]), format))
+    read_board(game, game.board_text(games[0][0][-1]))
     return tuple(games)
 
 
