@@ -29,11 +29,12 @@ from tests.fuzz.test_texts import played
 GAME_NAMES = tuple(GAMES)
 
 
-def tree_of(name: str, seed: int) -> MoveTree:
-    """The main line of played game ``seed`` of ``name``, a variation from its middle (the next
-    game's first move where it is legal there) and the current node inside it."""
+def tree_of(name: str, seed: int, longest: int | None = None) -> MoveTree:
+    """The main line of played game ``seed`` of ``name`` (its first ``longest`` moves), a
+    variation from its middle and the current node inside it."""
     game = GAMES[name]
     states, moves = played(name)[seed % len(played(name))]
+    moves = moves[:longest]
     tree = MoveTree(game, states[0])
     tree.add_line(moves, label=f"game {seed}")
     middle = tree.main_line()[len(moves) // 2]
@@ -64,12 +65,67 @@ def test_move_tree_files(name, data):
         assert again.to_dict() == tree.to_dict()
 
 
+#: values of another JSON type, or numbers out of every range, put in place of a field
+ODD_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 300), st.sampled_from([2 ** 31, 2 ** 63, -2 ** 63 - 1]),
+                       st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=8), st.just([]), st.just({}))
+
+
+@st.composite
+def mutated_fields(draw: st.DrawFn, document: dict) -> str:
+    """A JSON document with one to three of its fields (nested lists and objects included)
+    replaced: a text by a mutation of it, anything by a value of another type, or removed."""
+    document = json.loads(json.dumps(document))
+    for _ in range(draw(st.integers(1, 3))):
+        parent, key = draw(_field_of(document))
+        if parent is None:
+            break
+        value = parent[key]
+        kind = draw(st.sampled_from(("mutate", "retype", "remove")))
+        if kind == "mutate" and isinstance(value, str):
+            parent[key] = draw(mutated_text(st.just(value)))
+        elif kind == "remove" and isinstance(parent, dict):
+            del parent[key]
+        else:
+            parent[key] = draw(ODD_VALUES)
+    return json.dumps(document)
+
+
+@st.composite
+def _field_of(draw: st.DrawFn, document):
+    """(the list or object holding a field, its key or index), chosen among all of the document's
+    fields at any depth; (None, None) for a document without any."""
+    fields = []
+    stack = [document]
+    while stack:
+        container = stack.pop()
+        keys = container.keys() if isinstance(container, dict) else range(len(container))
+        for key in keys:
+            fields.append((container, key))
+            if isinstance(container[key], (dict, list)):
+                stack.append(container[key])
+    return draw(st.sampled_from(fields)) if fields else (None, None)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@fuzz_settings()
+@given(data=st.data())
+def test_move_tree_fields(name, data):
+    game = GAMES[name]
+    document = json.loads(data.draw(st.sampled_from(tree_files(name))))
+    text = data.draw(mutated_fields(document))
+    accepted, tree = check(f"{name} move tree (fields)", MoveTree.from_json, game, text, "tree.json")
+    if accepted:
+        again = MoveTree.from_json(game, tree.to_json(), "again.json")
+        assert again.to_dict() == tree.to_dict()
+
+
 @functools.cache
 def session_file() -> bytes:
-    """A session of one analysis per game, as the window saves it."""
+    """A session of one analysis per game, as the window saves it (short lines: a case loads
+    every tree, twice when it is accepted)."""
     with tempfile.TemporaryDirectory() as folder:
         store = SessionStore(Path(folder))
-        analyses = [Analysis(f"{name} analysis", tree_of(name, seed), file=f"/games/{name}.txt")
+        analyses = [Analysis(f"{name} analysis", tree_of(name, seed, longest=30), file=f"/games/{name}.txt")
                     for seed, name in enumerate(GAME_NAMES)]
         store.save(Session(analyses, current=2))
         return store.path.read_bytes()
@@ -112,3 +168,10 @@ def test_session_texts(data):
 @given(data=st.data())
 def test_session_bytes(data):
     check("session (bytes)", open_session, data.draw(mutated_bytes(st.just(session_file()))))
+
+
+@fuzz_settings()
+@given(data=st.data())
+def test_session_fields(data):
+    text = data.draw(mutated_fields(json.loads(session_file())))
+    check("session (fields)", open_session, text.encode("utf-8", "surrogatepass"))
