@@ -172,7 +172,8 @@ def sequence_text(line: Line, format: str | None = None) -> str:
 def detect(text: str) -> str:
     """``placements`` for a placement list, else the replay code's format as the official game
     detects it."""
-    if "@" in text or text.lstrip().startswith("score"):  # no replay code holds '@' or a space
+    # a board's header: no replay code holds '@', nor lowercase letters and a space together
+    if "@" in text or text.lstrip().startswith("score "):
         return "placements"
     return codecs.detect(text)
 
