@@ -202,3 +202,20 @@ def test_position_option_gives_the_parsers_error_and_opens_no_window(capsys, gam
     assert application.run(["--game", game_name, "--position", text]) == 2
     error = capsys.readouterr().err
     assert words in error and "Traceback" not in error
+
+
+# -- found by the fuzz targets -------------------------------------------------------------------------
+def test_hatetris_placement_list_of_no_moves_reads_back():
+    from engines.contract import Line
+
+    text = HATETRIS.sequence_text(Line(HATETRIS.initial_state(), ()), "placements")
+    assert text.startswith("score 0 · next S\n")  # an empty text would be no sequence at all
+    line = HATETRIS.parse_sequence(text)
+    assert line.start == HATETRIS.initial_state() and line.moves == ()
+
+
+def test_hatetris_replay_code_beginning_with_the_letters_of_score_is_a_replay_code():
+    from engines.hatetris import notation
+
+    assert notation.detect("score 0 · next S") == "placements"
+    assert notation.detect("scoreABC") == "base2048"
