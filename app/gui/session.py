@@ -147,8 +147,9 @@ class SessionStore:
         except KibitzInputError as error:
             return self._set_aside(None, str(error))
         if not isinstance(data, dict) or data.get("version") != FORMAT_VERSION:
-            version = data.get("version") if isinstance(data, dict) else None
-            return self._set_aside(None, f"{source}: not a Kibitz session of version {FORMAT_VERSION} (version {version!r})")
+            version = repr(data.get("version") if isinstance(data, dict) else None)
+            version = version if len(version) <= 40 else version[:37] + "..."
+            return self._set_aside(None, f"{source}: not a Kibitz session of version {FORMAT_VERSION} (version {version})")
         layout = data.get("layout", "analysis")
         session = Session(layout=layout if layout in ("analysis", "compact") else "analysis")
         problems = []
@@ -175,7 +176,7 @@ class SessionStore:
         if not isinstance(entry, dict) or not isinstance(entry.get("tree"), dict):
             raise NotationError("an analysis must be an object with a 'tree'", source=source)
         game_name = entry["tree"].get("game")
-        if game_name not in GAMES:
+        if not isinstance(game_name, str) or game_name not in GAMES:
             raise NotationError(f"unknown game {str(game_name)[:40]!r}", source=source)
         tree = MoveTree.from_dict(GAMES[game_name], entry["tree"], source=source)
         name = entry.get("name") if isinstance(entry.get("name"), str) else "analysis"
