@@ -68,8 +68,13 @@ def check_int(value: Any, field: str, low: int | None = None, high: int | None =
 
 
 def _shown(value: Any) -> str:
+    return shown(value)
+
+
+def shown(value: Any, width: int = 40) -> str:
+    """``repr(value)`` cut to ``width`` characters: a bad value named in a message, however large."""
     text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 # -- JSON ---------------------------------------------------------------------------------------------
