@@ -24,7 +24,7 @@ from typing import Any
 
 from engines.contract import Game, Line
 from engines.errors import KibitzInputError, NotationError
-from engines.limits import load_json
+from engines.limits import load_json, shown
 
 FORMAT_VERSION = 1
 
@@ -371,9 +371,9 @@ class MoveTree:
         if not isinstance(data, dict):
             raise fail("a move tree must be an object")
         if data.get("version") != FORMAT_VERSION:
-            raise fail(f"unknown move-tree version {_shown(data.get('version'))} (this Kibitz reads {FORMAT_VERSION})")
+            raise fail(f"unknown move-tree version {shown(data.get('version'))} (this Kibitz reads {FORMAT_VERSION})")
         if data.get("game") != game.short_name:
-            raise fail(f"the tree is for game {_shown(data.get('game'))}, not {game.short_name!r}")
+            raise fail(f"the tree is for game {shown(data.get('game'))}, not {game.short_name!r}")
         start_text, rows, current = data.get("start"), data.get("nodes"), data.get("current", -1)
         if not isinstance(start_text, str) or not isinstance(rows, list) or not _is_whole(current):
             raise fail("a move tree needs 'start' (text), 'nodes' (list) and 'current' (number)")
@@ -392,7 +392,7 @@ class MoveTree:
                 or not isinstance(row[2], str)
                 or not -1 <= row[0] < place
             ):
-                raise fail(f"node {place} must be [earlier node or -1, move text, label], got {_shown(row)}")
+                raise fail(f"node {place} must be [earlier node or -1, move text, label], got {shown(row, 80)}")
             parent = tree.root if row[0] < 0 else made[row[0]]
             number = parent.move_number + 1
             try:
@@ -413,8 +413,3 @@ class MoveTree:
 def _is_whole(value: Any) -> bool:
     """A JSON whole number (true and false are not)."""
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."

@@ -20,7 +20,7 @@ from typing import Any
 
 from engines import GAMES, KibitzInputError, NotationError
 from engines.files import write_text_atomic
-from engines.limits import load_json, read_text_file
+from engines.limits import load_json, read_text_file, shown
 from engines.tree import MoveTree
 
 SESSION_DIR_ENV = "KIBITZ_SESSION_DIR"
@@ -147,8 +147,7 @@ class SessionStore:
         except KibitzInputError as error:
             return self._set_aside(None, str(error))
         if not isinstance(data, dict) or data.get("version") != FORMAT_VERSION:
-            version = repr(data.get("version") if isinstance(data, dict) else None)
-            version = version if len(version) <= 40 else version[:37] + "..."
+            version = shown(data.get("version") if isinstance(data, dict) else None)
             return self._set_aside(None, f"{source}: not a Kibitz session of version {FORMAT_VERSION} (version {version})")
         layout = data.get("layout", "analysis")
         session = Session(layout=layout if layout in ("analysis", "compact") else "analysis")
@@ -177,7 +176,7 @@ class SessionStore:
             raise NotationError("an analysis must be an object with a 'tree'", source=source)
         game_name = entry["tree"].get("game")
         if not isinstance(game_name, str) or game_name not in GAMES:
-            raise NotationError(f"unknown game {str(game_name)[:40]!r}", source=source)
+            raise NotationError(f"unknown game {shown(game_name)}", source=source)
         tree = MoveTree.from_dict(GAMES[game_name], entry["tree"], source=source)
         name = entry.get("name") if isinstance(entry.get("name"), str) else "analysis"
         file = entry.get("file") if isinstance(entry.get("file"), str) else None
