@@ -184,7 +184,7 @@ def measure_captures(games: list[str], count: int, seed: int) -> tuple[list[dict
         if isinstance(source, str):
             skipped[game] = f"not run: {source}"
             continue
-        game_count = count if game == "2048" else max(1, count // 2)
+        game_count = count if kind == "page" else max(1, count // 2)  # the real pages get the full count
         mine: list[dict] = []
         try:
             if kind == "render":
@@ -287,8 +287,8 @@ def main() -> int:
                         "$KIBITZ_REFERENCE_DATA)")
     parser.add_argument("--repeat", type=int, default=20, help="reads per screenshot (the first is not timed "
                         "in the mean: it loads templates)")
-    parser.add_argument("--captures", type=int, default=1000, help="2048 page captures (the other games "
-                        "get half as many each)")
+    parser.add_argument("--captures", type=int, default=1000, help="captures of each real page, 2048 and "
+                        "HATETRIS (the rendered games get half as many each)")
     parser.add_argument("--seed", type=int, default=22)
     parser.add_argument("--follow-games", type=int, default=5, help="games followed live per page")
     parser.add_argument("--games", default=",".join(CAPTURE_SOURCES), help="comma-separated games")
