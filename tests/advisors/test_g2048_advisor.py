@@ -8,7 +8,7 @@ import pytest
 
 from advisors.g2048 import Budget, Expectimax, heuristic, kernel
 from advisors.g2048.selfplay import play_game, summary
-from engines.g2048 import GAME, State, reference
+from engines.g2048 import State, reference
 from engines.g2048 import kernel as engine_kernel
 from engines.g2048.fast import pack
 

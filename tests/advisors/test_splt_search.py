@@ -13,7 +13,7 @@ from advisors.splt.search import Search, Settings
 from engines import GAMES
 from engines.contract import Line
 from engines.errors import KibitzInputError
-from engines.splt import State, fast, notation
+from engines.splt import fast, notation
 
 SPLT = GAMES["splt"]
 
