@@ -405,6 +405,23 @@ class BeamSearch:
         return search
 
 
+def _paths_to_continue(parent: np.ndarray, first_nodes: np.ndarray, chain: int, best_node: int) -> np.ndarray:
+    """Which saved nodes lie on the paths to the last layer and to the best node (the only paths
+    a continued search builds on), found going back a layer at a time; parents outside the saved
+    nodes are left for the layer checks to refuse."""
+    count = len(parent)
+    needed = np.zeros(count, dtype=bool)
+    if count == chain:
+        return needed
+    needed[first_nodes[-2]:] = True
+    if chain <= best_node < count:
+        needed[best_node] = True
+    for begin, end in zip(first_nodes[-2::-1], first_nodes[:0:-1]):
+        parents = parent[begin:end][needed[begin:end]]
+        needed[parents[(parents >= chain) & (parents < count)]] = True
+    return needed
+
+
 def _checkpoint_description(array: np.ndarray, source: str) -> dict:
     if array.dtype != np.uint8 or array.ndim != 1:
         raise KibitzInputError("not a beam-search checkpoint (its description is not text)", source=source)
@@ -456,6 +473,8 @@ def _restore(search: BeamSearch, arrays: dict[str, np.ndarray], description: dic
         refuse("the nodes' piece counts do not go up one layer at a time from the start")
     # Layer by layer: its nodes, their parents in the layer before, their wells rebuilt.
     first_nodes = np.searchsorted(layers, np.arange(1, (layers[-1] if count > chain else 0) + 2)) + chain
+    needed = _paths_to_continue(parent, first_nodes, chain, description["best_node"])
+    history = [np.ascontiguousarray(arrays[name]) for name in ("parent", "hashes", "pieces", "cells")]
     previous_nodes = np.array([search.root], dtype=np.int64)
     previous_wells = search.layer_wells
     previous_scores, previous_cells = search.layer_scores, search.layer_cells
@@ -478,6 +497,18 @@ def _restore(search: BeamSearch, arrays: dict[str, np.ndarray], description: dic
         if not (np.array_equal(hashes, arrays["hashes"][begin:end]) and np.array_equal(scores, arrays["scores"][begin:end])
                 and np.array_equal(cells, arrays["cells"][begin:end])):
             refuse(f"layer {layers[begin - chain]}'s hashes, scores or cell counts are not what its placements give")
+        # The AI's piece, on every path the search goes on from (the last layer's and the best
+        # node's): a node with another piece would make a game the official page refuses.
+        marked = np.flatnonzero(needed[begin:end])
+        if len(marked):
+            sources = np.unique(position[marked])
+            sent, counts = np.empty(len(sources), dtype=np.int64), np.empty(len(sources), dtype=np.int64)
+            kernel.choose_layer(np.ascontiguousarray(previous_wells[sources]),
+                                np.ascontiguousarray(previous_nodes[sources]), rules.width, rules.depth, rules.mild,
+                                rules.repeat_period, *history, count + 1, sent, counts)
+            wrong = np.flatnonzero(moves[begin:end][marked, 0] != sent[np.searchsorted(sources, position[marked])])
+            if len(wrong):
+                refuse(f"node {begin + marked[wrong[0]]} places a piece the AI does not send in its parent's well")
         previous_nodes = np.arange(begin, end, dtype=np.int64)
         previous_wells, previous_scores, previous_cells = wells, scores, cells
     for name, value in (("layer_nodes", previous_nodes), ("layer_wells", previous_wells),

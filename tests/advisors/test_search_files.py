@@ -391,3 +391,41 @@ def test_a_beam_stops_saved_with_its_reason_before_its_history_passes_the_memory
     assert "over the limit of" in result.reason
     assert BeamSearch.load(path).depth == result.depth  # saved where it stopped
     assert beam.layer_bytes(60, 20) < allowed
+
+
+def test_a_node_placing_a_piece_the_ai_does_not_send_is_refused(beam_checkpoint, tmp_path):
+    from engines.hatetris import kernel as rules_kernel
+    from engines.hatetris.pieces import PIECES
+    from engines.hatetris.state import Placement
+
+    # A node of the last layer given another piece at one of its resting places, every stored
+    # figure (hash, score, cells, the layer's well) made to agree: only the AI's choice is wrong.
+    saved = BeamSearch.load(beam_checkpoint)
+    node = int(saved.layer_nodes[0])
+    parent = int(saved.parent.view()[node])
+    path, walk = [], parent
+    while walk != saved.root:
+        path.append(Placement(PIECES[int(saved.moves.view()[walk][0])], *(int(v) for v in saved.moves.view()[walk][1:])))
+        walk = int(saved.parent.view()[walk])
+    parent_well = np.array(HATETRIS.replay(saved.line.start, tuple(reversed(path))).well, dtype=np.int64)
+    other = (int(saved.moves.view()[node][0]) + 1) % 7
+    positions = np.empty((512, 3), dtype=np.int64)
+    found = rules_kernel.resting_positions(parent_well, 10, 20, other, positions)
+    after = np.empty(20, dtype=np.int64)
+    x, y, o = (int(v) for v in positions[0])
+    lines = rules_kernel.lock(parent_well, 10, 20, other, x, y, o, after)
+    assert found and lines >= 0
+
+    def change(arrays, description):
+        arrays["moves"][node] = (other, x, y, o)
+        arrays["hashes"][node] = rules_kernel.well_hash(after, 20)
+        arrays["scores"][node] = arrays["scores"][parent] + lines
+        arrays["cells"][node] = sum(bin(int(row)).count("1") for row in after)
+        arrays["layer_wells"][0] = after
+        arrays["layer_scores"][0] = arrays["scores"][node]
+        arrays["layer_cells"][0] = arrays["cells"][node]
+
+    altered = rewrite(beam_checkpoint, tmp_path / "beam.npz", "description", change, checksum=True)
+    with pytest.raises(KibitzInputError, match=rf"beam\.npz: damaged search: node {node} places a piece the AI does "
+                                               r"not send in its parent's well"):
+        BeamSearch.load(altered)
