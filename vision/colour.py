@@ -102,3 +102,11 @@ def shrink_to(image: np.ndarray, most_pixels: int) -> tuple[np.ndarray, int]:
     pixels = image.shape[0] * image.shape[1]
     block = max(1, int(np.ceil((pixels / most_pixels) ** 0.5)))
     return shrink_by(image, block), block
+
+
+def rgb_of_lab(lab: np.ndarray) -> np.ndarray:
+    """sRGB (float, 0..255, clipped to the gamut) of Lab colours (..., 3): the inverse of
+    :func:`lab_image`, for a colour measured in Lab that is to be mixed as light."""
+    lab = np.asarray(lab, dtype=np.float32)
+    rgb = cv2.cvtColor(lab.reshape(-1, 1, 3), cv2.COLOR_Lab2RGB).reshape(lab.shape)
+    return np.clip(rgb, 0.0, 1.0) * 255.0

@@ -66,7 +66,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.colour import rgb_of_hex
+from vision.colour import lab_image, rgb_of_hex, rgb_of_lab, shrink_by, srgb_to_lab
 from vision.images import as_bgr
 from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
 
@@ -136,6 +136,13 @@ CONFIDENT_MARGIN = 2.0
 SURE_SCORE_CONFIDENCE = 0.25
 #: A doubtful cell settled by the only board reachable from the previous state.
 PREVIOUS_CONFIDENCE = 0.8
+#: Colours are compared in CIE Lab (``vision.colour``) with lightness counted LIGHTNESS_WEIGHT
+#: times (CIE94's parametric lightness factor): the page's colours that must be told apart (the
+#: empty cells, the border, the 2 and its text) differ mostly in lightness, and every distance
+#: below was measured so. Histogram bins start at LAB_OFFSET below zero (a and b are signed).
+LIGHTNESS_WEIGHT = 2.55
+LAB_WEIGHTS = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0], dtype=np.float32)
+LAB_OFFSET = np.array([0.0, 128.0, 128.0], dtype=np.float32)
 #: Lab distances: a pixel this near a tile's colour is the tile; text nearer its tile than
 #: INK_DISTANCE is not read.
 EXTENT_DISTANCE = 14.0
@@ -168,11 +175,21 @@ def _rgb(hex_colour: str) -> np.ndarray:
     return rgb_of_hex(hex_colour).astype(np.float32)
 
 
+def _lab(bgr: np.ndarray) -> np.ndarray:
+    """The reader's colour space of BGR pixels: Lab (``vision.colour``) with lightness weighted
+    by ``LIGHTNESS_WEIGHT``, float32."""
+    return lab_image(bgr) * LAB_WEIGHTS
+
+
 def _lab_of_rgb(rgb: np.ndarray) -> np.ndarray:
-    """8-bit Lab (OpenCV's scaling) of RGB colours, shape (..., 3)."""
-    rgb = np.asarray(rgb, dtype=np.float32).reshape(-1, 1, 3)
-    pixels = np.clip(np.round(rgb), 0, 255).astype(np.uint8)
-    return cv2.cvtColor(pixels, cv2.COLOR_RGB2Lab).reshape(-1, 3).astype(np.float32)
+    """The reader's Lab (see :func:`_lab`) of RGB colours (0..255), shape (n, 3)."""
+    rgb = np.asarray(rgb, dtype=np.float64).reshape(-1, 3)
+    return (srgb_to_lab(rgb / 255.0) * LAB_WEIGHTS).astype(np.float32)
+
+
+def _rgb_of_lab(lab: np.ndarray) -> np.ndarray:
+    """RGB (0..255, float32) of a colour in the reader's Lab."""
+    return rgb_of_lab(np.asarray(lab, np.float32) / LAB_WEIGHTS).astype(np.float32)
 
 
 def _palette_rgb() -> np.ndarray:
@@ -340,8 +357,8 @@ def _candidate_colours(lab: np.ndarray) -> list[tuple[np.ndarray, float]]:
     """The image's most common colours (Lab) with the tolerance that keeps each apart from the
     others: (colour, tolerance), commonest first."""
     flat = lab[::2, ::2].reshape(-1, 3)
-    keys = ((flat[:, 0] >> 3).astype(np.int32) << 10) | ((flat[:, 1] >> 3).astype(np.int32) << 5) \
-        | (flat[:, 2] >> 3).astype(np.int32)
+    bins = np.clip(((flat + LAB_OFFSET) // 8).astype(np.int32), 0, 31)
+    keys = (bins[:, 0] << 10) | (bins[:, 1] << 5) | bins[:, 2]
     counts = np.bincount(keys, minlength=1 << 15)
     sums = [np.bincount(keys, weights=flat[:, channel], minlength=1 << 15) for channel in range(3)]
     minimum = max(12, 0.002 * len(keys))
@@ -376,8 +393,8 @@ def _components(mask: np.ndarray):
 
 def _colour_mask(lab: np.ndarray, colour: np.ndarray, tolerance: float) -> np.ndarray:
     """255 where a Lab pixel is within ``tolerance`` of ``colour`` in every channel, else 0."""
-    low = np.clip(np.floor(colour - tolerance), 0, 255)
-    high = np.clip(np.ceil(colour + tolerance), 0, 255)
+    low = tuple(float(v) for v in np.floor(colour - tolerance))
+    high = tuple(float(v) for v in np.ceil(colour + tolerance))
     return cv2.inRange(lab, low, high)
 
 
@@ -430,17 +447,14 @@ def _find_board_reduced(image: np.ndarray, halvings: int, through_glow: bool = F
     Lab, its tolerance), or None. The commonest colours are tried in turn; the first that makes
     a board is the board's. ``through_glow``: a colour's patch takes in that colour under the
     tiles' glow too (a board full of 128 to 2048 tiles is tinted all over)."""
-    small = image
-    for _ in range(halvings):
-        small = cv2.resize(small, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    small = shrink_by(image, 1 << halvings)
     # halving averages noise away; at full size a blur does it (it would wipe thin gaps out)
-    lab = cv2.cvtColor(small if halvings else cv2.blur(small, (3, 3)), cv2.COLOR_BGR2Lab)
+    lab = _lab(small if halvings else cv2.blur(small, (3, 3)))
     minimum_side = max(24, int(0.05 * max(small.shape[:2])))
     for colour, tolerance in _candidate_colours(lab):
         mask = _colour_mask(lab, colour, tolerance)
         if through_glow:
-            rgb = cv2.cvtColor(np.clip(np.round(colour), 0, 255).astype(np.uint8).reshape(1, 1, 3),
-                               cv2.COLOR_Lab2RGB).reshape(3).astype(np.float32)
+            rgb = _rgb_of_lab(colour)
             mask |= _glowing_board(small, rgb).astype(np.uint8) * 255
         if cv2.countNonZero(mask) > 0.5 * mask.size:  # the page around the board, not the board
             continue
@@ -451,17 +465,18 @@ def _find_board_reduced(image: np.ndarray, halvings: int, through_glow: bool = F
             continue
         box = _board_box(mask, minimum_side)
         if box is not None:
-            scale = image.shape[1] / small.shape[1]
-            return tuple(float(v) * scale for v in box), colour, tolerance
+            return tuple(float(v) * (1 << halvings) for v in box), colour, tolerance
     return None
 
 
 def _resized(image: np.ndarray, factor: float) -> np.ndarray:
-    """``image`` scaled by ``factor``: halved by averaging while that is at most half, then
-    interpolated (cheaper than averaging at an arbitrary ratio, and as good for reading)."""
-    while factor <= 0.5:
-        image = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-        factor *= 2
+    """``image`` scaled by ``factor``: averaged over whole squares of the largest power of two
+    side that is at most 1 / ``factor``, then interpolated (cheaper than averaging at an
+    arbitrary ratio, and as good for reading)."""
+    block = 1
+    while factor * block <= 0.5:
+        block *= 2
+    image, factor = shrink_by(image, block), factor * block
     if abs(factor - 1.0) < 1e-3:
         return image
     return cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_LINEAR)
@@ -518,7 +533,7 @@ def board_image(image: np.ndarray, box: tuple[float, float, float, float], colou
     x1, y1 = min(image.shape[1], int(np.ceil(x + w + margin))), min(image.shape[0], int(np.ceil(y + h + margin)))
     factor = CANONICAL_SIDE / max(w, h)
     crop = _resized(image[y0:y1, x0:x1], factor)
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
+    lab = _lab(crop)
     # the board's colour: its pixels nearest the commonest board colour found (a tile's glow
     # tints the border and gaps near it, and must not tint the colour an overlay is told by)
     plain = _colour_mask(cv2.blur(lab, (3, 3)), colour, min(tolerance, 4.0))
@@ -663,10 +678,10 @@ def _backgrounds(insides: np.ndarray) -> np.ndarray:
     of a coarse histogram, then the mean of the pixels near it."""
     count = len(insides)
     flat = insides.reshape(count, -1, 3)
-    bins = (flat // 8).astype(np.int32)
+    bins = np.clip(((flat + LAB_OFFSET) // 8).astype(np.int32), 0, 31)
     keys = ((bins[..., 0] << 10) | (bins[..., 1] << 5) | bins[..., 2]) + (np.arange(count)[:, None] << 15)
     modes = np.bincount(keys.ravel(), minlength=count << 15).reshape(count, -1).argmax(axis=1)
-    centres = np.stack([modes >> 10, (modes >> 5) & 31, modes & 31], axis=1).astype(np.float32) * 8 + 4
+    centres = np.stack([modes >> 10, (modes >> 5) & 31, modes & 31], axis=1).astype(np.float32) * 8 + 4 - LAB_OFFSET
     near = (((flat - centres[:, None, :]) ** 2).sum(axis=2) < 10 ** 2).astype(np.float32)
     sums = np.einsum("np,npc->nc", near, flat)
     found = near.sum(axis=1)[:, None]
@@ -881,8 +896,7 @@ def _with_empty_colour_seen(palette: Palette, backgrounds: np.ndarray, plain_sha
 def _glow_steps(background_lab: np.ndarray, contrast: float) -> np.ndarray:
     """Lab of ``background_lab`` under the tiles' glow at a few strengths up to the strongest
     (less under an overlay's veil, which leaves ``contrast`` of it)."""
-    pixel = np.clip(np.round(background_lab), 0, 255).astype(np.uint8).reshape(1, 1, 3)
-    rgb = cv2.cvtColor(pixel, cv2.COLOR_Lab2RGB).reshape(3).astype(np.float32)
+    rgb = _rgb_of_lab(background_lab)
     alphas = np.linspace(0.1, 1.0, 6)[:, None] * GLOW_MAX_ALPHA * contrast
     return _lab_of_rgb((1 - alphas) * rgb + alphas * _rgb(GLOW_HEX))
 
@@ -960,7 +974,7 @@ def read_score_boxes(image: np.ndarray, board: Board) -> dict[str, Any]:
         return {}
     factor = CANONICAL_SIDE / side
     region = _resized(image[y0:y1, x0:x1], factor)
-    lab = cv2.cvtColor(region, cv2.COLOR_BGR2Lab)
+    lab = _lab(region)
     box_lab = _lab_of_rgb(_rgb(BOARD_HEX))[0]
     count, _, stats, _ = _components(_colour_mask(cv2.blur(lab, (3, 3)), box_lab, 8.0))
     boxes = [tuple(int(v) for v in stats[index][:4]) for index in range(1, count)

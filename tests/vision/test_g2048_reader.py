@@ -338,3 +338,12 @@ def test_digit_templates_are_what_the_script_renders(qapp):
         assert draws_with(qt_font(font_file, 24), font_file), name
         made = make_templates.template_row(font_file)
         assert np.abs(made.astype(int) - stored[index * side:(index + 1) * side].astype(int)).mean() < 2, name
+
+
+@pytest.mark.parametrize("colour", ["#bbada0", "#eee4da", "#edc22e", "#3c3a32", "#f3d774"])
+def test_a_page_colour_comes_back_from_lab(colour):
+    """The reader mixes glows in RGB from colours it measured in Lab: ``vision.colour.rgb_of_lab``
+    undoes the Lab of the page's own colours (spec 5.3) to a fraction of a unit."""
+    from vision.colour import lab_of_hex, rgb_of_hex, rgb_of_lab
+
+    assert np.allclose(rgb_of_lab(lab_of_hex(colour)), rgb_of_hex(colour), atol=0.5)
