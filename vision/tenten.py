@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import json
 import time
 from importlib import resources
@@ -309,6 +310,7 @@ def find_board(image: np.ndarray) -> BoardGeometry:
     cells, which shows 10 × 10 cells at even steps. Raises :class:`NoBoardFound`."""
     smooth = cv2.blur(image, (3, 3))
     tried: set[tuple[int, int, int]] = set()
+    masks: set[bytes] = set()
     pages = page_colours(smooth)
     for apart_by in PAGE_APART:
         seen: list[np.ndarray] = []
@@ -320,7 +322,7 @@ def find_board(image: np.ndarray) -> BoardGeometry:
             seen.append(page)
             apart = (_distance_from(smooth, page) > apart_by).astype(np.uint8)
             # the gaps between cells are a pixel or two at a small scale: judged unblurred
-            geometry = _board_blob(image, _distance_from(image, page), apart, page, tried)
+            geometry = _board_blob(image, _distance_from(image, page), apart, page, tried, masks)
             if geometry is not None:
                 return geometry
     raise NoBoardFound("no 10 × 10 grid of cells found (no square blob of cells with nine even gaps each way)")
@@ -361,14 +363,22 @@ def _distance_from(image: np.ndarray, colour: np.ndarray) -> np.ndarray:
 
 
 def _board_blob(image: np.ndarray, distance: np.ndarray, apart: np.ndarray, page: np.ndarray,
-                tried: set[tuple[int, int, int]]) -> BoardGeometry | None:
+                tried: set[tuple[int, int, int]], masks: set[bytes]) -> BoardGeometry | None:
     """The first square blob of ``apart`` pixels that is a board, joining cells across ever wider
-    gaps (CLOSING_SIZES); ``tried`` holds the squares already refused."""
+    gaps (CLOSING_SIZES); ``tried`` holds the squares already refused, ``masks`` the digests of
+    the joined masks already searched."""
     smallest = 30  # a board under 3 px a cell cannot be read
     page_lab = lab_image(np.round(page).astype(np.uint8).reshape(1, 1, 3))[0, 0]
     for size in CLOSING_SIZES:
         joined = apart if size == 1 else cv2.morphologyEx(
             apart, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
+        # the same mask again (a wider closing that joins nothing more, another page colour that
+        # parts the same pixels: on busy pictures, often the whole image) holds the same blobs, each
+        # tried or refused already; labelling it was most of the reading time
+        digest = hashlib.blake2b(np.ascontiguousarray(joined), digest_size=16).digest()
+        if digest in masks:
+            continue
+        masks.add(digest)
         count, blobs, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=4)
         order = np.argsort(-stats[1:, cv2.CC_STAT_AREA])[:4] + 1
         for label in order:
