@@ -17,8 +17,8 @@ import sys
 import tempfile
 import threading
 from collections.abc import Iterator
-from typing import BinaryIO
 from pathlib import Path
+from typing import BinaryIO
 
 import cv2
 import numpy as np
@@ -26,8 +26,8 @@ import numpy as np
 from engines.errors import KibitzInputError
 from vision.reading import NoBoardFound
 
-#: The most pixels an image may have (about 8000 x 8000: three 4K screens side by side are 25
-#: megapixels). Decoding and reading one this size takes a few hundred MB at most.
+#: The most pixels an image may have (8000 x 8000; three 4K screens side by side are 25
+#: megapixels). Its 8-bit BGR pixels take 192 MB.
 MAX_PIXELS = 64_000_000
 #: No game's board can be read in fewer pixels a side: 2 px a cell for SPL-T's 8 columns.
 MIN_BOARD_SIDE = 16
