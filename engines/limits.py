@@ -127,7 +127,11 @@ def load_json(text: str, source: str | os.PathLike[str] | None = None, max_depth
         raise NotationError(f"not valid JSON ({error.msg})", source=where, line=error.lineno,
                             column=error.colno) from None
     except (ValueError, RecursionError) as error:
-        raise NotationError(f"not valid JSON ({error})", source=where) from None
+        # a refused number (NaN, Infinity, 1e999): placed at its first appearance in the text
+        word = str(error).split(" ", 1)[0]
+        found = text.find(word) if word else -1
+        place = dict(zip(("line", "column"), _line_column(text, found))) if found >= 0 else {}
+        raise NotationError(f"not valid JSON ({error})", source=where, **place) from None
 
 
 def read_json(path: str | os.PathLike[str], max_depth: int = MAX_JSON_DEPTH) -> Any:
