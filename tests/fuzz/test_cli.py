@@ -162,10 +162,12 @@ def test_hatetris_search_from_mutated_replays(case, typing, tmp_path):
     folder = tmp_path / f"beam-{uuid.uuid4().hex}"
     accepted, result = check("cli search hatetris (mutated --from)", kibitz, "search", "hatetris", "--from", argument,
                              "--width", "2", "--minutes", "0.002", "--out", str(folder), "--json")
-    if accepted:  # the best game found is a replay that scores what the search says
+    if accepted:  # the best game found is a replay that scores at least what the search says
         answer = json.loads(result["out"])
         if answer["replay"]:
-            assert GAMES["hatetris"].replay_keys(codecs.decode(answer["replay"])).score == answer["score"]
+            # (a stopped search's replay ends with Down presses until the game is over, which may
+            # still clear a line; a search that died out scores exactly: tests/app/test_hatetris_cli.py)
+            assert GAMES["hatetris"].replay_keys(codecs.decode(answer["replay"])).score >= answer["score"]
         assert (folder / "beam.npz").is_file()
 
 
