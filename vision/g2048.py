@@ -178,7 +178,9 @@ def _rgb(hex_colour: str) -> np.ndarray:
 def _lab(bgr: np.ndarray) -> np.ndarray:
     """The reader's colour space of BGR pixels: Lab (``vision.colour``) with lightness weighted
     by ``LIGHTNESS_WEIGHT``, float32."""
-    return lab_image(bgr) * LAB_WEIGHTS
+    lab = lab_image(bgr)
+    lab[..., 0] *= LIGHTNESS_WEIGHT
+    return lab
 
 
 def _lab_of_rgb(rgb: np.ndarray) -> np.ndarray:
@@ -357,7 +359,7 @@ def _candidate_colours(lab: np.ndarray) -> list[tuple[np.ndarray, float]]:
     """The image's most common colours (Lab) with the tolerance that keeps each apart from the
     others: (colour, tolerance), commonest first."""
     flat = lab[::2, ::2].reshape(-1, 3)
-    bins = np.clip(((flat + LAB_OFFSET) // 8).astype(np.int32), 0, 31)
+    bins = np.clip(((flat + LAB_OFFSET) * 0.125).astype(np.int32), 0, 31)  # non-negative: truncation floors
     keys = (bins[:, 0] << 10) | (bins[:, 1] << 5) | bins[:, 2]
     counts = np.bincount(keys, minlength=1 << 15)
     sums = [np.bincount(keys, weights=flat[:, channel], minlength=1 << 15) for channel in range(3)]
@@ -447,7 +449,9 @@ def _find_board_reduced(image: np.ndarray, halvings: int, through_glow: bool = F
     Lab, its tolerance), or None. The commonest colours are tried in turn; the first that makes
     a board is the board's. ``through_glow``: a colour's patch takes in that colour under the
     tiles' glow too (a board full of 128 to 2048 tiles is tinted all over)."""
-    small = shrink_by(image, 1 << halvings)
+    small = image
+    for _ in range(halvings):  # OpenCV halves much faster than it averages larger squares
+        small = shrink_by(small, 2)
     # halving averages noise away; at full size a blur does it (it would wipe thin gaps out)
     lab = _lab(small if halvings else cv2.blur(small, (3, 3)))
     minimum_side = max(24, int(0.05 * max(small.shape[:2])))
@@ -465,18 +469,16 @@ def _find_board_reduced(image: np.ndarray, halvings: int, through_glow: bool = F
             continue
         box = _board_box(mask, minimum_side)
         if box is not None:
-            return tuple(float(v) * (1 << halvings) for v in box), colour, tolerance
+            scale = image.shape[1] / small.shape[1]
+            return tuple(float(v) * scale for v in box), colour, tolerance
     return None
 
 
 def _resized(image: np.ndarray, factor: float) -> np.ndarray:
-    """``image`` scaled by ``factor``: averaged over whole squares of the largest power of two
-    side that is at most 1 / ``factor``, then interpolated (cheaper than averaging at an
-    arbitrary ratio, and as good for reading)."""
-    block = 1
-    while factor * block <= 0.5:
-        block *= 2
-    image, factor = shrink_by(image, block), factor * block
+    """``image`` scaled by ``factor``: halved by averaging while that is at most half, then
+    interpolated (cheaper than averaging at an arbitrary ratio, and as good for reading)."""
+    while factor <= 0.5:  # OpenCV halves much faster than it averages larger squares
+        image, factor = shrink_by(image, 2), factor * 2
     if abs(factor - 1.0) < 1e-3:
         return image
     return cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_LINEAR)
@@ -678,7 +680,7 @@ def _backgrounds(insides: np.ndarray) -> np.ndarray:
     of a coarse histogram, then the mean of the pixels near it."""
     count = len(insides)
     flat = insides.reshape(count, -1, 3)
-    bins = np.clip(((flat + LAB_OFFSET) // 8).astype(np.int32), 0, 31)
+    bins = np.clip(((flat + LAB_OFFSET) * 0.125).astype(np.int32), 0, 31)  # non-negative: truncation floors
     keys = ((bins[..., 0] << 10) | (bins[..., 1] << 5) | bins[..., 2]) + (np.arange(count)[:, None] << 15)
     modes = np.bincount(keys.ravel(), minlength=count << 15).reshape(count, -1).argmax(axis=1)
     centres = np.stack([modes >> 10, (modes >> 5) & 31, modes & 31], axis=1).astype(np.float32) * 8 + 4 - LAB_OFFSET
