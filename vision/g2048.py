@@ -351,6 +351,9 @@ class Board:
             "board_xywh": [round(self.left, 1), round(self.top, 1), round(self.width, 1), round(self.height, 1)],
             "gap_px": round((self.gap_x + self.gap_y) / 2, 2),
             "pitch_px": round((self.pitch_x + self.pitch_y) / 2, 2),
+            # each way apart: a capture that cuts the board makes the two differ
+            "pitch_xy_px": [round(self.pitch_x, 2), round(self.pitch_y, 2)],
+            "gap_xy_px": [round(self.gap_x, 2), round(self.gap_y, 2)],
             "board_colour": "#" + "".join(f"{int(round(v)):02x}" for v in self.colour_rgb),
         }
 
