@@ -200,12 +200,30 @@ GAP_PIXEL_CHANGED = 40
 CELL_PIXEL_CHANGED = 16
 
 
+def _g2048_layout(geometry: dict[str, Any]) -> tuple[float, float, float, float]:
+    """(left, top, pitch, gap) of the board a 2048 reading found. The board is square: when the
+    capture cuts it (one side shorter), the whole side's pitch and gap serve both ways and a board
+    cut at the top is placed from its bottom edge."""
+    left, top, width, height = geometry["board_xywh"]
+    pitches, gaps = geometry.get("pitch_xy_px"), geometry.get("gap_xy_px")
+    if not pitches or not gaps:
+        return left, top, geometry["pitch_px"], geometry["gap_px"]
+    if width >= height:
+        pitch, gap = pitches[0], gaps[0]
+        if height < width - 2 and top <= 1:
+            top = top + height - width
+    else:
+        pitch, gap = pitches[1], gaps[1]
+        if left <= 1:
+            left = left + width - height
+    return left, top, pitch, gap
+
+
 def _g2048_gap_coverage(before: np.ndarray, frame: np.ndarray, geometry: dict[str, Any],
                         gap: tuple[int, int], side: int) -> float:
     """How much of the gap between two neighbouring cells a tile covers in ``frame``: the least,
     over the gap's three thirds across, of the share of its pixels changed from ``before``."""
-    left, top, _, _ = geometry["board_xywh"]
-    pitch, width = geometry["pitch_px"], geometry["gap_px"]
+    left, top, pitch, width = _g2048_layout(geometry)
     first, second = gap
     row, column = divmod(first, side)
     cell = pitch - width
@@ -232,8 +250,7 @@ def _g2048_cell_growing(frame: np.ndarray, after: np.ndarray, geometry: dict[str
     its middle already looks as it does once settled (``after``) while all four edges of the cell
     still do not; the least share of changed pixels over the four edges (0 when the middle differs).
     A tile sliding in covers the edge it comes from first, so it never looks like this."""
-    left, top, _, _ = geometry["board_xywh"]
-    pitch, width = geometry["pitch_px"], geometry["gap_px"]
+    left, top, pitch, width = _g2048_layout(geometry)
     row, column = divmod(cell, side)
     size = pitch - width
     x0, y0 = left + width + column * pitch, top + width + row * pitch
