@@ -81,11 +81,13 @@ def test_tiles_caught_part_way_through_a_slide_are_doubtful(ms):
     with live_page("2048") as (browser, url):
         page = Page2048(browser, url, viewport=(1400, 1400), scale=1.0, zoom=1.5)
         try:
-            for _ in range(3):  # on a busy machine the slide may not have begun when frozen
+            for _ in range(3):  # on a busy machine the slide may be over before it is frozen
                 page.show(SLIDING_BEFORE)
                 page.page.keyboard.press("ArrowUp")
                 if page.freeze(ms) > 0:
                     break
+            else:
+                pytest.skip("the page's slide was over before it could be frozen (a busy machine)")
             truth = {**page.truth(), "animating": True, "before_cells": SLIDING_BEFORE,
                      "between_cells": in_between_boards(SLIDING_BEFORE, "up")}
             image = page.screenshot()
