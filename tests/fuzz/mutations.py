@@ -71,7 +71,10 @@ def _time_limit(seconds: float) -> Iterator[None]:
         yield
         return
 
+    fired = []
+
     def interrupt(signum, frame):
+        fired.append(True)
         raise Hang(f"no answer after {seconds:g} s")
 
     previous = signal.signal(signal.SIGALRM, interrupt)
@@ -81,6 +84,8 @@ def _time_limit(seconds: float) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+    if fired:  # the Hang was raised where it could be swallowed (a gc callback, a destructor)
+        raise Hang(f"no answer after {seconds:g} s")
 
 
 def check(target: str, call: Callable[..., Any], *args: Any, allowed: tuple[type[BaseException], ...] = (),
