@@ -110,3 +110,18 @@ def rgb_of_lab(lab: np.ndarray) -> np.ndarray:
     lab = np.asarray(lab, dtype=np.float32)
     rgb = cv2.cvtColor(lab.reshape(-1, 1, 3), cv2.COLOR_Lab2RGB).reshape(lab.shape)
     return np.clip(rgb, 0.0, 1.0) * 255.0
+
+
+def components(mask: np.ndarray, connectivity: int = 8, algorithm: int | None = None
+               ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """``cv2.connectedComponentsWithStats`` of a 0/1 (or bool) mask, safe on an empty mask
+    (OpenCV crashes the process on one): (count, labels, stats, centroids), the background being
+    label 0 as OpenCV gives it."""
+    mask = np.ascontiguousarray(mask.view(np.uint8) if mask.dtype == np.bool_ else mask)
+    if mask.ndim != 2 or mask.shape[0] == 0 or mask.shape[1] == 0:
+        height, width = (mask.shape + (0, 0))[:2] if mask.ndim >= 1 else (0, 0)
+        stats = np.array([[0, 0, width, height, 0]], np.int32)
+        return 1, np.zeros((height, width), np.int32), stats, np.zeros((1, 2), np.float64)
+    if algorithm is None:
+        return cv2.connectedComponentsWithStats(mask, connectivity=connectivity)
+    return cv2.connectedComponentsWithStatsWithAlgorithm(mask, connectivity, cv2.CV_32S, algorithm)

@@ -70,7 +70,7 @@ from engines.destructo.notation import board_text
 from engines.destructo.rules import COLOURLESS, Boulder, group_at, removal
 from engines.errors import NotationError
 from vision import grid
-from vision.colour import lab_image, shrink_by
+from vision.colour import components, lab_image, shrink_by
 from vision.images import as_bgr, board_image
 from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
 
@@ -278,7 +278,7 @@ def _busy_box(grey: np.ndarray) -> tuple[int, int, int, int]:
     size = max(3, int(0.04 * max(grey.shape)))
     density = cv2.blur(edges, (size, size))
     busy = (density > 0.5 * np.percentile(density[::3, ::3], 99)).astype(np.uint8)  # a sample is enough
-    count, _, stats, _ = cv2.connectedComponentsWithStats(busy, connectivity=8)
+    count, _, stats, _ = components(busy, connectivity=8)
     if count < 2:
         return 0, 0, grey.shape[1], grey.shape[0]
     x, y, w, h = stats[1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA])), :4]
@@ -590,7 +590,7 @@ def board_region(boulder: np.ndarray, board_like: np.ndarray) -> tuple[int, int,
     ``board_like`` cells (empty ground, a faint icon) between (a column emptied to the floor).
     None without a block of two boulders. (Wholly empty top rows and edge columns: see
     :func:`completed`.)"""
-    count, _, stats, _ = cv2.connectedComponentsWithStats(boulder.astype(np.uint8), connectivity=4)
+    count, _, stats, _ = components(boulder.astype(np.uint8), connectivity=4)
     if count < 2:
         return None
     largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
@@ -999,7 +999,7 @@ def _text_pieces(grey: np.ndarray) -> tuple[list[tuple[int, int, int, int]], np.
     background = cv2.medianBlur(grey, int(0.06 * height) | 1)
     ink = ((background.astype(np.int16) - grey.astype(np.int16)) > INK_CONTRAST).astype(np.uint8)
     ink = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    _, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    _, _, stats, _ = components(ink, connectivity=8)
     width = grey.shape[1]
     return [tuple(int(v) for v in box[:4]) for box in stats[1:]
             if 0.03 * height <= box[3] <= 0.15 * height and box[2] <= 3 * box[3] and box[4] >= 0.1 * box[2] * box[3]

@@ -66,7 +66,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.colour import lab_image, rgb_of_hex, rgb_of_lab, shrink_by, srgb_to_lab
+from vision.colour import components, lab_image, rgb_of_hex, rgb_of_lab, shrink_by, srgb_to_lab
 from vision.images import as_bgr
 from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
 
@@ -393,7 +393,7 @@ def _candidate_colours(lab: np.ndarray) -> list[tuple[np.ndarray, float]]:
 def _components(mask: np.ndarray):
     """OpenCV's connected components (8-connected) with stats, by a one-thread algorithm: the
     default's threads cost more than they save on a reader's small masks."""
-    return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    return components(mask, 8, cv2.CCL_BBDT)
 
 
 def _colour_mask(lab: np.ndarray, colour: np.ndarray, tolerance: float) -> np.ndarray:

@@ -57,7 +57,7 @@ from engines.errors import NotationError
 from engines.hatetris import reference
 from engines.hatetris.pieces import CELLS, PIECE_INDEX, PIECES
 from engines.hatetris.state import BAR, DEFAULT_RULES, State
-from vision.colour import label_table, labels, shrink_to, srgb_to_lab
+from vision.colour import components, label_table, labels, shrink_to, srgb_to_lab
 from vision.grid import even_lines, run_centres
 from vision.images import board_image
 from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
@@ -217,10 +217,10 @@ def _frame_candidates(bgr: np.ndarray) -> list[WellGeometry]:
     blocks of the same left and right edges separated by such a seam are joined first."""
     overview, block = shrink_to(bgr, FRAME_PIXELS)
     mask = (colour_labels(overview) != OTHER).astype(np.uint8)
-    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
-    components = sorted(stats[1:count].tolist(), key=lambda s: s[1])
+    count, _, stats, _ = components(mask, connectivity=4)
+    blocks = sorted(stats[1:count].tolist(), key=lambda s: s[1])
     stacks: list[list[int]] = []  # [left, top, width, height, area]
-    for left, top, width, height, area in components:
+    for left, top, width, height, area in blocks:
         if width * block < COLUMNS * MIN_PITCH:
             continue
         tolerance = max(2, 0.03 * width)
@@ -247,7 +247,7 @@ def _frame_candidates(bgr: np.ndarray) -> list[WellGeometry]:
         changed = True
         while changed:
             changed = False
-            for left, top, width, height, _ in components:
+            for left, top, width, height, _ in blocks:
                 bottom = stack[1] + stack[3]
                 if left >= stack[0] - tolerance and left + width <= stack[0] + stack[2] + tolerance \
                         and top <= bottom + seam and top + height >= stack[1] - seam \

@@ -85,7 +85,7 @@ import numpy as np
 from engines import GAMES
 from engines.errors import NotationError
 from engines.splt.state import HEIGHT, WIDTH, Box, State
-from vision.colour import shrink_by
+from vision.colour import components, shrink_by
 from vision.grid import autocorrelation
 from vision.images import as_bgr
 from vision.reading import NoBoardFound, Reading
@@ -257,7 +257,7 @@ def _line_mask(grey: np.ndarray, vertical: bool, offset: int = LINE_OFFSET, blac
 
 def _runs(mask: np.ndarray, vertical: bool) -> Runs:
     """The 4-connected pieces of a line mask that are thin across the line (at most 4 pixels)."""
-    count, _, stats, centroids = cv2.connectedComponentsWithStats(mask.view(np.uint8), connectivity=4)
+    count, _, stats, centroids = components(mask.view(np.uint8), connectivity=4)
     stats, centroids = stats[1:], centroids[1:]
     if vertical:
         thin = stats[:, cv2.CC_STAT_WIDTH] <= 4
@@ -1273,7 +1273,7 @@ def match_glyphs(inks: list[np.ndarray]) -> list[tuple[str, float]]:
 
 def _without_specks(ink: np.ndarray, size: float) -> np.ndarray:
     """The ink without its pieces smaller than ``size`` both ways (noise, hatching's remains)."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink.view(np.uint8), connectivity=8)
+    count, labels, stats, _ = components(ink.view(np.uint8), connectivity=8)
     keep = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) >= size
     keep[0] = False
     return keep[labels]
@@ -2123,7 +2123,7 @@ def _centred_on_figure(bgr: np.ndarray, geometry: BoardGeometry) -> BoardGeometr
         return geometry
     grey, coloured = _grey_and_colour(bgr[y0:y1, x0:x1])
     bright = ((grey > FIGURE_WHITE) & ~coloured).view(np.uint8)
-    count, _, stats, centroids = cv2.connectedComponentsWithStats(bright, connectivity=8)
+    count, _, stats, centroids = components(bright, connectivity=8)
     if count < 2:
         return geometry
     middle = (geometry.left + geometry.right) / 2

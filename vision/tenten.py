@@ -41,7 +41,7 @@ from engines.tenten import reference as rules
 from engines.tenten.pieces import SIZE
 from vision import colour as colour_model
 from vision import grid as grid_finder
-from vision.colour import delta_e, lab_image, lab_of_hex
+from vision.colour import components, delta_e, lab_image, lab_of_hex
 from vision.images import board_image
 from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
 
@@ -379,7 +379,7 @@ def _board_blob(image: np.ndarray, distance: np.ndarray, apart: np.ndarray, page
         if digest in masks:
             continue
         masks.add(digest)
-        count, blobs, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=4)
+        count, blobs, stats, _ = components(joined, connectivity=4)
         order = np.argsort(-stats[1:, cv2.CC_STAT_AREA])[:4] + 1
         for label in order:
             x, y, w, h, area = stats[label]
@@ -716,7 +716,7 @@ def find_dragged(colours: np.ndarray, geometry: BoardGeometry) -> DraggedPiece |
     ox, oy = max(0, round(geometry.left) - margin), max(0, round(geometry.top) - margin)
     window = (slice(oy, round(geometry.bottom) + margin), slice(ox, round(geometry.right) + margin))
     labels = colours[window]
-    count, _, stats, _ = cv2.connectedComponentsWithStats(_one_colour_regions(labels), connectivity=4)
+    count, _, stats, _ = components(_one_colour_regions(labels), connectivity=4)
     boxes: list[tuple[int, int, int, int]] = []
     names: list[int] = []
     for label in range(1, count):
@@ -771,7 +771,7 @@ def read_tray(image: np.ndarray, colours: np.ndarray, geometry: BoardGeometry
     coloured = (labels >= 0).astype(np.uint8)
     joint = max(3, round(0.18 * pitch) | 1)
     joined = cv2.morphologyEx(coloured, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (joint, joint)))
-    count, blobs, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=4)
+    count, blobs, stats, _ = components(joined, connectivity=4)
     shapes = []
     for label in range(1, count):
         x, y, w, h, area = stats[label]
@@ -854,7 +854,7 @@ def _joined_within_slots(shapes: list[_TrayShape], coloured: np.ndarray, labels:
             union[y:y + h, x:x + w] |= shape.blob.astype(np.uint8)
         size = max(3, int(np.ceil(max(gaps))) + 2) | 1
         union = cv2.morphologyEx(union, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
-        count, blobs, stats, _ = cv2.connectedComponentsWithStats(union, connectivity=4)
+        count, blobs, stats, _ = components(union, connectivity=4)
         for label in range(1, count):
             x, y, w, h, _ = stats[label]
             blob = blobs[y:y + h, x:x + w] == label
@@ -1070,7 +1070,7 @@ def _header_marks(image: np.ndarray, geometry: BoardGeometry
     # ink is what differs from the page: light digits on the dark theme, dark or coloured ones on
     # the light theme
     ink = _distance_from(band, np.median(band.reshape(-1, 3), axis=0)).astype(np.float32)
-    count, _, stats, _ = cv2.connectedComponentsWithStats((ink > 30).astype(np.uint8), connectivity=8)
+    count, _, stats, _ = components((ink > 30).astype(np.uint8), connectivity=8)
     marks = [tuple(int(v) for v in stats[label][:4]) for label in range(1, count)]
     boxes = [box for box in marks if 0.4 * pitch <= box[3] <= 0.85 * pitch]
     if not boxes:

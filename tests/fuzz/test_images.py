@@ -25,10 +25,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engines import GAMES
+from engines.errors import NotationError
 from tests.conftest import reference_data_dir
 from tests.fuzz.mutations import TALLY, check, fuzz_settings, mutated_bytes
 from vision import READER_MODULES, NoBoardFound, Reading, read
 from vision.images import decode, image_size
+from vision.reading import DOUBTFUL_BELOW
 
 FILES_FROM_SCREENSHOTS = "images: mutated files of real screenshots -> decode -> every reader"
 FILES_FROM_PICTURES = "images: mutated files of synthetic pictures -> decode -> every reader"
@@ -176,7 +178,16 @@ def check_reading(game: str, reading: Reading) -> None:
     json.dumps(reading.to_json())
     rules = GAMES[game]
     text = reading.board_text()
-    assert rules.board_text(rules.parse_board(text)) == text
+    if reading.sure:
+        assert rules.board_text(rules.parse_board(text)) == text
+        return
+    # an unsure reading goes to the review, shown as read: a board the game cannot have (an SPL-T
+    # box over a void) is refused by the rules with their reason, every cell of it doubtful
+    try:
+        assert rules.board_text(rules.parse_board(text)) == text
+    except NotationError as refused:
+        assert refused.reason
+        assert (confidence < DOUBTFUL_BELOW).all(), "a board the rules refuse with cells read sure"
 
 
 def check_decoded(data: bytes, image: np.ndarray, expected: np.ndarray | None, mutated: bool) -> None:
