@@ -360,7 +360,7 @@ def test_pasting_bad_text_shows_the_parsers_error_and_changes_nothing(qtbot, edi
     before = editor.edited_state()
     QGuiApplication.clipboard().setText("splits=3 score=x | 0,0,8,16")
     qtbot.mouseClick(editor.paste_button, LEFT)
-    assert editor.message() == "Cannot paste: line 1, column 10: token 'score=x': score must be a whole number"
+    assert editor.message() == "Cannot paste: line 1, column 10: token 'score=x': score must be a whole number, not 'x'"
     assert editor.edited_state() == before
 
     assert not editor.paste_text("splits=0 score=0 | 0,0,8,8")
