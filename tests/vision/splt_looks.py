@@ -139,15 +139,27 @@ def kibitz_window():
 
 
 def window_view(window, state, layout: str, size: tuple[int, int], ratio: float = 1.0,
-                whole: bool = True) -> np.ndarray:
+                whole: bool = True, with_advice: bool = False) -> np.ndarray:
     """Kibitz's window (or only its board, ``whole`` False) in ``layout`` ("analysis" or
-    "compact") at ``size``, showing ``state`` loaded as a new analysis."""
+    "compact") at ``size``, showing ``state`` loaded as a new analysis; ``with_advice``: once the
+    advisor's ranking (and its tints) is painted, else whenever the events let it be."""
+    import time
+
+    from PySide6.QtGui import QCursor
+
     app = _application()
+    QCursor.setPos(-10_000, -10_000)  # no box hovered: the pointer left where a test put it is off the window
     if window.game.short_name != "splt":
         window.set_game("splt")
     window.set_layout(layout)
     window.load_position(state)
     window.resize(*size)
+    for _ in range(5):
+        app.processEvents()
+    deadline = time.monotonic() + 20
+    while with_advice and not window.candidates and time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.01)
     for _ in range(5):
         app.processEvents()
     return _grab(window if whole else window.board, ratio)

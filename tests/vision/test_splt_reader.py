@@ -578,7 +578,8 @@ def test_a_number_an_annotation_crosses_is_doubtful_or_right():
     assert reading.per_cell_confidence[14, 3] < DOUBTFUL_BELOW  # the 138 under the line
 
 
-def test_kibitz_window_with_advice_tints_two_kinds_without_a_wall_are_doubtful():
+@pytest.mark.parametrize("with_advice", [False, True])
+def test_kibitz_window_with_advice_tints_two_kinds_without_a_wall_are_doubtful(with_advice):
     """Issue 22: Kibitz's compact window (1063 x 753, JPEG 70) with the advice's tints: the lower
     half of a 1 x 2 plain box, its tint not recognised, was taken for a point block, and the
     upper half read as a sure 1 x 1 plain box. Two kinds of cell with no wall between them
@@ -587,7 +588,7 @@ def test_kibitz_window_with_advice_tints_two_kinds_without_a_wall_are_doubtful()
 
     state, _, _ = played(40, 837600020)
     with kibitz_window() as window:
-        image = jpeg(window_view(window, state, "compact", (1063, 753)), 70)
+        image = jpeg(window_view(window, state, "compact", (1063, 753), with_advice=with_advice), 70)
     assert _wrong_unflagged(truth_of(state)["cells"], read("splt", image)) == (0, [])
 
 
