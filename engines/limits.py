@@ -134,6 +134,18 @@ def load_json(text: str, source: str | os.PathLike[str] | None = None, max_depth
         raise NotationError(f"not valid JSON ({error})", source=where, **place) from None
 
 
+def json_of_array(array: np.ndarray, source: str | None, what: str) -> Any:
+    """The JSON text an ``.npz`` archive keeps as a byte array (a checkpoint's description),
+    parsed; ``what`` names the file's kind in the refusal ("not a <what> (...)")."""
+    if array.dtype != np.uint8 or array.ndim != 1:
+        raise KibitzInputError(f"not a {what} (its description is not text)", source=source)
+    try:
+        text = array.tobytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise KibitzInputError("its description is damaged (not UTF-8)", source=source) from None
+    return load_json(text, source)
+
+
 def read_json(path: str | os.PathLike[str], max_depth: int = MAX_JSON_DEPTH) -> Any:
     """A JSON file, read with :func:`read_text_file`'s checks and parsed by :func:`load_json`."""
     return load_json(read_text_file(path), path, max_depth)

@@ -423,13 +423,7 @@ def _paths_to_continue(parent: np.ndarray, first_nodes: np.ndarray, chain: int, 
 
 
 def _checkpoint_description(array: np.ndarray, source: str) -> dict:
-    if array.dtype != np.uint8 or array.ndim != 1:
-        raise KibitzInputError("not a beam-search checkpoint (its description is not text)", source=source)
-    try:
-        text = array.tobytes().decode("utf-8")
-    except UnicodeDecodeError:
-        raise KibitzInputError("its description is damaged (not UTF-8)", source=source) from None
-    description = limits.load_json(text, source)
+    description = limits.json_of_array(array, source, "beam-search checkpoint")
     if not isinstance(description, dict) or description.get("version") != CHECKPOINT_VERSION:
         raise KibitzInputError(f"not a beam-search checkpoint of version {CHECKPOINT_VERSION}", source=source)
     for field, kinds in (("settings", dict), ("line", str), ("enemy", str), ("depth", int), ("children", int),

@@ -348,13 +348,7 @@ class Search:
 
 
 def _checkpoint_meta(array: np.ndarray, source: str) -> dict:
-    if array.dtype != np.uint8 or array.ndim != 1:
-        raise KibitzInputError("not a Kibitz SPL-T search checkpoint (its description is not text)", source=source)
-    try:
-        text = array.tobytes().decode("utf-8")
-    except UnicodeDecodeError:
-        raise KibitzInputError("its description is damaged (not UTF-8)", source=source) from None
-    meta = limits.load_json(text, source)
+    meta = limits.json_of_array(array, source, "Kibitz SPL-T search checkpoint")
     if not isinstance(meta, dict) or meta.get("format") != _FORMAT_VERSION:
         found = meta.get("format") if isinstance(meta, dict) else None
         raise KibitzInputError(f"checkpoint format {repr(found)[:40]} is not {_FORMAT_VERSION}", source=source)
