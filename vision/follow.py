@@ -200,6 +200,19 @@ GAP_PIXEL_CHANGED = 40
 CELL_PIXEL_CHANGED = 16
 
 
+def _changed_share(frame: np.ndarray, reference: np.ndarray, rect: tuple[float, float, float, float],
+                   threshold: int) -> float | None:
+    """The share of the pixels of ``rect`` (x, y, width, height) where a channel of ``frame``
+    differs from ``reference`` by more than ``threshold``; None when the rectangle leaves the image."""
+    x, y, w, h = rect
+    x1, y1 = int(round(x)), int(round(y))
+    x2, y2 = max(x1 + 1, int(round(x + w))), max(y1 + 1, int(round(y + h)))
+    if x1 < 0 or y1 < 0 or y2 > frame.shape[0] or x2 > frame.shape[1]:
+        return None
+    change = np.abs(frame[y1:y2, x1:x2].astype(np.int16) - reference[y1:y2, x1:x2].astype(np.int16))
+    return float((change.reshape(y2 - y1, x2 - x1, -1).max(axis=2) > threshold).mean())
+
+
 def _g2048_layout(geometry: dict[str, Any]) -> tuple[float, float, float, float]:
     """(left, top, pitch, gap) of the board a 2048 reading found. The board is square: when the
     capture cuts it (one side shorter), the whole side's pitch and gap serve both ways and a board
@@ -233,15 +246,8 @@ def _g2048_gap_coverage(before: np.ndarray, frame: np.ndarray, geometry: dict[st
     else:                     # one above the other: a lying strip between the rows
         x0, y0 = left + width + column * pitch + 0.2 * cell, top + (row + 1) * pitch
         thirds = [(x0, y0 + k * width / 3, 0.6 * cell, width / 3) for k in range(3)]
-    shares = []
-    for x, y, w, h in thirds:
-        x1, y1 = int(round(x)), int(round(y))
-        x2, y2 = max(x1 + 1, int(round(x + w))), max(y1 + 1, int(round(y + h)))
-        if x1 < 0 or y1 < 0 or y2 > frame.shape[0] or x2 > frame.shape[1]:
-            return 0.0
-        change = np.abs(frame[y1:y2, x1:x2].astype(np.int16) - before[y1:y2, x1:x2].astype(np.int16))
-        shares.append(float((change.reshape(y2 - y1, x2 - x1, -1).max(axis=2) > GAP_PIXEL_CHANGED).mean()))
-    return min(shares)
+    shares = [_changed_share(frame, before, third, GAP_PIXEL_CHANGED) for third in thirds]
+    return 0.0 if None in shares else min(shares)
 
 
 def _g2048_cell_growing(frame: np.ndarray, after: np.ndarray, geometry: dict[str, Any], cell: int,
@@ -262,15 +268,8 @@ def _g2048_cell_growing(frame: np.ndarray, after: np.ndarray, geometry: dict[str
         "left": (x0 + 0.02 * size, y0 + 0.2 * size, band, 0.6 * size),
         "right": (x0 + 0.98 * size - band, y0 + 0.2 * size, band, 0.6 * size),
     }
-    shares = {}
-    for name, (x, y, w, h) in regions.items():
-        x1, y1 = int(round(x)), int(round(y))
-        x2, y2 = max(x1 + 1, int(round(x + w))), max(y1 + 1, int(round(y + h)))
-        if x1 < 0 or y1 < 0 or y2 > frame.shape[0] or x2 > frame.shape[1]:
-            return 0.0
-        change = np.abs(frame[y1:y2, x1:x2].astype(np.int16) - after[y1:y2, x1:x2].astype(np.int16))
-        shares[name] = float((change.reshape(y2 - y1, x2 - x1, -1).max(axis=2) > CELL_PIXEL_CHANGED).mean())
-    if shares.pop("middle") > GAP_UNTOUCHED:
+    shares = {name: _changed_share(frame, after, rect, CELL_PIXEL_CHANGED) for name, rect in regions.items()}
+    if None in shares.values() or shares.pop("middle") > GAP_UNTOUCHED:
         return 0.0
     return min(shares.values())
 
