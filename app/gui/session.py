@@ -20,7 +20,7 @@ from typing import Any
 
 from engines import GAMES, KibitzInputError, NotationError
 from engines.files import write_text_atomic
-from engines.limits import load_json, read_text_file, shown
+from engines.limits import read_json, shown
 from engines.tree import MoveTree
 
 SESSION_DIR_ENV = "KIBITZ_SESSION_DIR"
@@ -106,7 +106,7 @@ class SessionStore:
         try:
             if not self.path.is_file():
                 return []
-            data = load_json(read_text_file(self.path), self.path)
+            data = read_json(self.path)
             entries = data["analyses"]
             names = [entry["tree"]["game"] for entry in entries]
             current = data.get("current", 0)
@@ -143,7 +143,7 @@ class SessionStore:
         if self.path.is_dir():
             return Loaded(None, f"{source}: is a folder, not a session file; it was left where it is")
         try:
-            data = load_json(read_text_file(self.path), source)
+            data = read_json(self.path)
         except KibitzInputError as error:
             return self._set_aside(None, str(error))
         if not isinstance(data, dict) or data.get("version") != FORMAT_VERSION:

@@ -172,7 +172,7 @@ def test_any_failure_while_reading_the_file_sets_it_aside(tmp_path, record, monk
     def exhausted(*args, **kwargs):
         raise MemoryError("no memory left")
 
-    monkeypatch.setattr(session_module, "load_json", exhausted)
+    monkeypatch.setattr(session_module, "read_json", exhausted)
     loaded = store.load()
     assert loaded.session is None and "MemoryError: no memory left" in loaded.problem
     assert loaded.set_aside.read_bytes() == written and not store.path.exists()
