@@ -81,13 +81,27 @@ def run(argv: list[str]) -> int:
         print(f"kibitz: preparing the {game.title} engine (first use: its kernels compile once)…", file=sys.stderr)
         subprocess.run([*prepare.HELPER_COMMAND, game.short_name], check=False, stdout=subprocess.DEVNULL,
                        env=prepare.helper_environment(os.environ))
+    # each option's text checked on its own, so that its error names the option
+    texts = [token for token in re.split(r"[;\s]+", options.moves or "") if token]
+    start = None  # (a plain start needs no check: making it may need kernels not ready yet)
     try:
-        texts = [token for token in re.split(r"[;\s]+", options.moves or "") if token]
-        moves = [game.parse_move(token) for token in texts]
-        start = None  # (a plain start needs no check: making it may need kernels not ready yet)
-        if options.position or moves:
-            start = game.parse_board(options.position) if options.position else game.initial_state()
+        option = "--position"
+        if options.position:
+            start = game.parse_board(options.position)
+        option = "--moves"
+        moves = []
+        for number, token in enumerate(texts, 1):
+            try:
+                moves.append(game.parse_move(token))
+            except ValueError as error:
+                raise ValueError(f"move {number}: {error}") from None
+        if moves:
+            start = start if start is not None else game.initial_state()
             game.replay(start, moves)  # refuse a bad sequence before any window opens
+    except ValueError as error:
+        print(f"kibitz: {option}: {error}", file=sys.stderr)
+        return 2
+    try:
         if options.open:
             opened = game.parse_sequence(read_text(options.open), source=options.open)
             game.replay(opened.start, opened.moves)

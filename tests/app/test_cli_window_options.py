@@ -110,8 +110,25 @@ def test_the_readme_examples_open_the_window(tmp_path):
 def test_the_old_readme_moves_need_their_position(capsys):
     """``--moves "0,8 0,8"`` alone: from the empty board the only box is 0,0,8,16."""
     assert main(["--game", "splt", "--moves", "0,8 0,8"]) == 2
-    assert capsys.readouterr().err == ("kibitz: move 1 token '0,8': cell (0,8) is inside box (0,0,8,16), "
-                                       "not its top-left corner\n")
+    assert capsys.readouterr().err == ("kibitz: --moves: move 1 token '0,8': cell (0,8) is inside box "
+                                       "(0,0,8,16), not its top-left corner\n")
+
+
+@pytest.mark.parametrize("argv, said", [
+    # a 2048 board has four rows (spec); one word is one row
+    (["--game", "2048", "--position", "x"], "kibitz: --position: line 1: a board has 4 rows, found 1\n"),
+    # the number of splits is bounded (SPL-T spec: 2**30); the token is named with its column
+    (["--game", "splt", "--position", "splits=99999999999999999999999 score=0 | 0,0,8,16"],
+     "kibitz: --position: line 1, column 1: token 'splits=99999999999999999999999': splits is "
+     "99999999999999999999999; it must be from 0 to 1,073,741,824\n"),
+    # a word that is no slide at all is named by its place in --moves
+    (["--game", "2048", "--moves", "L U X"],
+     "kibitz: --moves: move 3: token 'X': expected a slide U, R, D or L, or a spawn such as 2@0,3 "
+     "(value@row,column)\n"),
+])
+def test_a_bad_window_option_text_is_named_by_its_option(capsys, argv, said):
+    assert main(argv) == 2
+    assert capsys.readouterr().err == said
 
 
 def test_readme_and_the_app_count_2048_rows_and_columns_alike():
