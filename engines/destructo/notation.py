@@ -18,7 +18,7 @@ import re
 
 from engines.destructo.rules import (EXPLODE, FILL, INDESTRUCTIBLE, MORPH, MULTIPLY, OVERKILL, SHUFFLE, TIMER, UNDO,
                                      WILD, Board, Boulder)
-from engines.destructo.state import LEVELS, FillRow, NewBoard, State
+from engines.destructo.state import LEVELS, MAX_SIDE, FillRow, NewBoard, State
 from engines.destructo.state import parse_move as parse_click
 from engines.errors import NotationError
 from engines.limits import MAX_SCORE, parse_int
@@ -70,8 +70,14 @@ def parse_board(text: str, source: str | None = None, first_line: int = 1) -> Bo
     for number, line in enumerate(text.splitlines(), start=first_line):
         if not line.strip():
             continue
+        if len(rows) == MAX_SIDE:
+            raise NotationError(f"a board has at most {MAX_SIDE} rows (the real game's have about 12)",
+                                source=source, line=number)
         cells = []
         for match in re.finditer(r"\S+", line):
+            if len(cells) == MAX_SIDE:
+                raise NotationError(f"a row has at most {MAX_SIDE} cells (the real game's have about 14)",
+                                    source=source, line=number, column=match.start() + 1)
             try:
                 cells.append(parse_cell(match.group()))
             except NotationError as error:

@@ -18,6 +18,9 @@ from engines.errors import NotationError
 from engines.limits import INT32_MAX, parse_int
 
 LEVELS = 10
+#: The largest board taken, either way (the real game's boards are about 12 x 14; the rules hold
+#: for any size, and a board this big still lists its moves in milliseconds).
+MAX_SIDE = 64
 #: What chance step is due (State.due).
 LEVEL_DUE, FILL_DUE, SHUFFLE_DUE = "level", "fill", "shuffle"
 
@@ -104,6 +107,9 @@ class State:
             raise ValueError(f"unknown chance step {self.due!r}")
         if not (0 <= self.shuffles <= 1 and 0 <= self.undos <= 1):
             raise ValueError("at most one Shuffle and one Undo are banked")
+        if len(self.board) > MAX_SIDE or (self.board and len(self.board[0]) > MAX_SIDE):
+            raise ValueError(f"a board has at most {MAX_SIDE} rows and {MAX_SIDE} columns; this one has "
+                             f"{len(self.board)} rows of {len(self.board[0])}")
         if self.board and len({len(row) for row in self.board}) != 1:
             raise ValueError("every row of a board has the same number of cells")
         if self.undo_board and (len(self.undo_board) != len(self.board)

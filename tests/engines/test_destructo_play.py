@@ -88,6 +88,20 @@ def test_a_board_of_more_than_fifteen_colours_is_refused():
         parse_board(" ".join("abcdefghijklmnopq"))
 
 
+def test_a_board_past_64_rows_or_columns_is_refused_at_the_line_that_passes_it():
+    from engines.destructo.state import State
+    from engines.errors import NotationError
+
+    assert len(parse_board("\n".join(["g a"] * 64))) == 64  # the largest taken
+    with pytest.raises(NotationError, match=r"^line 65: a board has at most 64 rows"):
+        parse_board("\n".join(["g a"] * 65))
+    # 65 cells of 'g ': the 65th token starts at column 129
+    with pytest.raises(NotationError, match=r"^line 2, column 129: a row has at most 64 cells"):
+        parse_board("g\n" + " ".join(["g"] * 65))
+    with pytest.raises(ValueError, match="at most 64 rows and 64 columns; this one has 1 rows of 300"):
+        State(board=((None,) * 300,), due=None)
+
+
 def test_a_click_with_a_power_up_in_it_cannot_be_undone():
     state = started("gM g a\na b b\na o o", undos=1)
     step = play(state, Click(0, 0))  # 2 boulders x3
