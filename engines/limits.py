@@ -273,11 +273,12 @@ def check_memory(what: str, estimate_bytes: float, limit_bytes: int = MAX_MEMORY
     KibitzInputError with both figures (and the option or field to lower)."""
     if estimate_bytes > limit_bytes:
         lower = f"; lower {field}" if field else ""
-        raise KibitzInputError(f"{what} would take about {_bytes(estimate_bytes)}, over the limit of "
-                               f"{_bytes(limit_bytes)}{lower}")
+        raise KibitzInputError(f"{what} would take about {shown_bytes(estimate_bytes)}, over the limit of "
+                               f"{shown_bytes(limit_bytes)}{lower}")
 
 
-def _bytes(count: float) -> str:
+def shown_bytes(count: float) -> str:
+    """A byte count as people read it: 2.3 GB, 512.0 KB, 900 bytes."""
     for unit, size in (("GB", 1024 ** 3), ("MB", 1024 ** 2), ("KB", 1024)):
         if count >= size:
             return f"{count / size:,.1f} {unit}"

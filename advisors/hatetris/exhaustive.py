@@ -35,6 +35,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from engines import limits
 from engines.hatetris.kernel import BAR, MAX_RESTING, PIECE_COUNT, choose_piece, lock, resting_positions
 from engines.hatetris.state import Rules
 from engines.jit import kernel
@@ -119,15 +120,16 @@ def _rehashed(keys, stored, table_size):
 
 
 @kernel
-def expand_depth(frontier, width, depth, rows_per_word):
-    """Every distinct live child (packed well words + score) of the states in ``frontier``.
+def expand_depth(frontier, width, depth, rows_per_word, limit):
+    """Every distinct live child (packed well words + score) of the states in ``frontier``, and
+    whether there were more than ``limit`` (then the children stop at ``limit``).
 
     Each row of ``frontier`` is a packed well followed by its score. Returns the children as a
     new array of the same layout, in order of first appearance.
     """
     columns = frontier.shape[1]
     words = columns - 1
-    capacity = max(_FIRST_CAPACITY, 2 * frontier.shape[0])
+    capacity = min(max(_FIRST_CAPACITY, 2 * frontier.shape[0]), limit + 1)
     keys = np.empty((capacity, columns), dtype=np.int64)
     table_size = 1
     while table_size < 2 * capacity:
@@ -170,8 +172,10 @@ def expand_depth(frontier, width, depth, rows_per_word):
                 slot = (slot + 1) & mask
             if duplicate:
                 continue
+            if stored == limit:
+                return keys[:stored].copy(), True
             if stored == capacity:
-                capacity *= 2
+                capacity = min(2 * capacity, limit + 1)
                 grown = np.empty((capacity, columns), dtype=np.int64)
                 grown[:stored] = keys[:stored]
                 keys = grown
@@ -181,25 +185,46 @@ def expand_depth(frontier, width, depth, rows_per_word):
             if 2 * stored > table_size:
                 table_size *= 2
                 table = _rehashed(keys, stored, table_size)
-    return keys[:stored].copy()
+    return keys[:stored].copy(), False
+
+
+def states_within(max_bytes: int, words: int) -> int:
+    """The most states of one depth that ``max_bytes`` holds while the next depth is built: the
+    frontier and the children (a row of ``words`` + 1 int64 each, the children's array briefly
+    twice while it grows) and the children's hash table (two int64 slots a state, twice while
+    rehashed)."""
+    per_state = 8 * (words + 1) * 3 + 8 * 2 * 2
+    return max(1, int(max_bytes // per_state))
 
 
 def breadth_first(width: int, height: int, max_depth: int | None = None,
-                  progress: Progress | None = None) -> SmallWellResult:
+                  progress: Progress | None = None, max_bytes: int = limits.MAX_MEMORY_BYTES) -> SmallWellResult:
     """Search every game in a ``width`` x ``height`` well against the Mild AI, depth by depth.
 
     ``max_depth`` stops after that many placements (needed for the 4-wide wells from height 4 up,
-    which never end); ``progress`` is told about each finished depth.
+    which never end); ``progress`` is told about each finished depth. A depth with more states
+    than ``max_bytes`` holds (:func:`states_within`) stops the search with a KibitzInputError
+    naming the depth, before more memory is taken.
     """
     rules = Rules(enemy="mild", width=width, depth=height + BAR)
     rows_per_word, words = key_layout(width, height)
+    limit = states_within(max_bytes, words)
+
+    def expand(frontier: np.ndarray, depth: int) -> np.ndarray:
+        children, over = expand_depth(frontier, rules.width, rules.depth, rows_per_word, limit)
+        if over:
+            raise limits.KibitzInputError(
+                f"the {width} x {height} well has more than {limit:,} states at depth {depth}: holding them "
+                f"would take over the limit of {limits.shown_bytes(max_bytes)}; lower the height or the depth")
+        return children
+
     frontier = np.zeros((1, words + 1), dtype=np.int64)  # the empty well, score 0
     widths = [1]
     best = 0
     if progress is not None:
         progress(0, 1, 1)
     while max_depth is None or len(widths) - 1 < max_depth:
-        children = expand_depth(frontier, rules.width, rules.depth, rows_per_word)
+        children = expand(frontier, len(widths))
         if children.shape[0] == 0:
             break
         frontier = children
@@ -209,6 +234,6 @@ def breadth_first(width: int, height: int, max_depth: int | None = None,
             progress(len(widths) - 1, widths[-1], sum(widths))
     else:
         # Stopped by max_depth: complete only if the last depth has no live child.
-        complete = expand_depth(frontier, rules.width, rules.depth, rows_per_word).shape[0] == 0
+        complete = expand(frontier, len(widths)).shape[0] == 0
         return SmallWellResult(best, len(widths) - 1, max(widths), sum(widths), tuple(widths), complete)
     return SmallWellResult(best, len(widths) - 1, max(widths), sum(widths), tuple(widths), True)

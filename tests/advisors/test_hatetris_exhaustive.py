@@ -102,3 +102,17 @@ def test_progress_is_told_each_depth():
     assert [depth for depth, _, _ in seen] == list(range(result.length + 1))
     assert tuple(width for _, width, _ in seen) == result.per_depth_widths
     assert seen[-1][2] == result.total_states
+
+
+def test_a_depth_past_the_memory_limit_stops_the_search_saying_where():
+    """The 5 x 4 well's widest depth is depth 3 with 41 states (D&F's table: max width 41). A state
+    of this well packs into one word plus its score: 80 bytes while a depth is built
+    (states_within), so 41 x 80 bytes hold it and 40 x 80 do not."""
+    from advisors.hatetris.exhaustive import states_within
+    from engines.errors import KibitzInputError
+
+    assert states_within(41 * 80, words=1) == 41
+    assert breadth_first(5, 4, max_bytes=41 * 80).max_width == 41
+    with pytest.raises(KibitzInputError, match=r"^the 5 x 4 well has more than 40 states at depth 3: holding "
+                                               r"them would take over the limit of 3\.1 KB; lower the height"):
+        breadth_first(5, 4, max_bytes=40 * 80)
