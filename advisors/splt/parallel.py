@@ -322,7 +322,7 @@ class ParallelSearch:
     # --- helpers ----------------------------------------------------------------------------------
 
     def _checkpoint(self, index: int) -> Path:
-        return self.folder / f"worker-{index}.npz"
+        return checkpoint_path(self.folder, index)
 
 
     def _worker_config(self, index: int, games: int | None) -> dict:
@@ -454,6 +454,26 @@ def _worker_main(config: dict, messages, stop) -> None:
         raise
 
 
+def checkpoint_path(folder: Path, index: int) -> Path:
+    return folder / f"worker-{index}.npz"
+
+
+def _saved_workers_of_old_folder(folder: Path, workers: int, where: str) -> list[int]:
+    """The workers that saved, in a folder from before search.json recorded them: the ones whose
+    checkpoint is there, when all or none are; a missing one beside others cannot be told from a
+    lost one, so it is refused (nothing is resumed or overwritten)."""
+    present = [index for index in range(workers) if checkpoint_path(folder, index).exists()]
+    missing = [index for index in range(workers) if index not in present]
+    if present and missing:
+        names = ", ".join(checkpoint_path(folder, index).name for index in missing)
+        raise KibitzInputError(
+            f"{names} {'is' if len(missing) == 1 else 'are'} missing while the other workers' checkpoints are "
+            f"there, and this folder is older than the record of which workers saved ('saved_workers'), so a "
+            f"lost file cannot be told from one never written; restore it, or add \"saved_workers\": {present} "
+            f"to {SEARCH_FILE} to resume without it", source=where)
+    return present
+
+
 def read_description(path: str | os.PathLike) -> tuple[Path, dict]:
     """The folder of the search saved at ``path`` (the folder or its search.json) and its
     search.json, every field present, of its type and within its bounds (a KibitzInputError naming
@@ -489,9 +509,10 @@ def read_description(path: str | os.PathLike) -> tuple[Path, dict]:
     seconds = limits.require(description, "checkpoint_seconds", (int, float), where) \
         if "checkpoint_seconds" in description else description.setdefault("checkpoint_seconds", 30.0)
     _check_interval(seconds, "checkpoint_seconds", where)
-    # Searches saved before the workers' first saves were recorded: nothing is known.
-    saved = limits.require(description, "saved_workers", list, where) \
-        if "saved_workers" in description else description.setdefault("saved_workers", [])
+    if "saved_workers" in description:
+        saved = limits.require(description, "saved_workers", list, where)
+    else:
+        saved = description["saved_workers"] = _saved_workers_of_old_folder(folder, description["workers"], where)
     if any(isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < MAX_WORKERS for index in saved) \
             or len(set(saved)) != len(saved):
         raise NotationError(f"saved_workers must list distinct worker numbers 0 to {MAX_WORKERS - 1}", source=where)

@@ -233,6 +233,22 @@ def test_a_worker_that_never_saved_starts_afresh(tmp_path):
     assert sorted(json.loads((folder / SEARCH_FILE).read_text())["saved_workers"]) == [0, 1]
 
 
+def test_an_older_folder_missing_one_of_its_workers_checkpoints_is_refused(tmp_path):
+    """Folders from before search.json listed the workers that saved: with worker-0.npz there and
+    worker-1.npz gone, the loss cannot be told from a worker that never saved."""
+    folder = tmp_path / "s"
+    ParallelSearch.create(folder, Settings(), workers=2, seed=1).run(games=4)
+    description = json.loads((folder / SEARCH_FILE).read_text())
+    del description["saved_workers"]
+    (folder / SEARCH_FILE).write_text(json.dumps(description))
+    assert ParallelSearch.resume(folder).description["saved_workers"] == [0, 1]  # both there: both resumed
+    (folder / "worker-1.npz").unlink()
+    with pytest.raises(KibitzInputError, match=r"search\.json: worker-1\.npz is missing while the other workers' "
+                                               r"checkpoints are there.*add \"saved_workers\": \[0\] to search\.json"):
+        ParallelSearch.resume(folder)
+    assert (folder / "worker-0.npz").is_file()  # nothing was touched
+
+
 def test_settings_out_of_bounds_are_refused_with_the_field():
     with pytest.raises(NotationError, match="opening_moves is -1; it must be from 0 to"):
         Settings(opening_moves=-1)
