@@ -309,6 +309,40 @@ def test_a_hatetris_search_takes_its_checkpoint_interval(capsys, tmp_path, monke
     assert (tmp_path / "beam" / "beam.npz").is_file()
 
 
+@pytest.fixture(scope="module")
+def saved_beam(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("beam") / "search"
+    code = cli.main(["search", "hatetris", "--width", "5", "--minutes", "0.02", "--checkpoint-seconds", "0.5",
+                     "--out", str(folder), "--json"])
+    assert code == 0 and (folder / "beam.npz").is_file()
+    return folder
+
+
+def _flip_a_byte_inside(data: bytes) -> bytes:
+    middle = len(data) // 2
+    return data[:middle] + bytes([data[middle] ^ 0xFF]) + data[middle + 1:]
+
+
+@pytest.mark.parametrize(("damage", "said"), [
+    (lambda data: data[: len(data) // 2], r"damaged archive \(BadZipFile: File is not a zip file\)"),
+    (lambda data: b"\x93NUMPY" + bytes(range(90)), r"not an \.npz archive \(damaged, or another kind of file\)"),
+    (lambda data: b"", r"not an \.npz archive"),
+    (_flip_a_byte_inside, r"damaged archive \(BadZipFile: Bad CRC-32 for file|damaged archive \(error: Error -3"),
+])
+def test_a_hatetris_search_resumed_from_a_damaged_beam_says_so_and_keeps_the_file(capsys, saved_beam, tmp_path,
+                                                                                  damage, said):
+    import shutil
+
+    folder = tmp_path / "search"
+    shutil.copytree(saved_beam, folder)
+    damaged = damage((folder / "beam.npz").read_bytes())
+    (folder / "beam.npz").write_bytes(damaged)
+    code, out, err = run(capsys, "search", "hatetris", "--resume", str(folder), "--minutes", "0.02")
+    assert code == 1 and out == ""
+    assert re.fullmatch(rf"kibitz: {re.escape(str(folder / 'beam.npz'))}: ({said}).*\n", err), err
+    assert (folder / "beam.npz").read_bytes() == damaged  # nothing overwritten
+
+
 @pytest.mark.parametrize(("platform", "environment", "expected"), [
     # platformdirs.user_data_dir("kibitz", appauthor=False) on each platform
     ("linux", {"HOME": "/home/ann"}, "/home/ann/.local/share/kibitz"),
