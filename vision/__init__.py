@@ -38,10 +38,7 @@ def read(game: str, image: np.ndarray, previous: Any = None) -> Reading:
     ``previous``, the state before (if known), lets the reader prefer a state reachable from it.
     Raises :class:`NoBoardFound` -- also for an array no reader can take (empty, too small or too
     large, floats: see ``vision.images.board_image``)."""
-    from vision.images import board_image
-
-    module = reader(game)
-    return module.read(board_image(image), previous=previous)
+    return reader(game).read(image, previous=previous)  # each reader checks the image first
 
 
 __all__ = ["DOUBTFUL_BELOW", "NoBoardFound", "READER_MODULES", "Reading", "read", "reader"]

@@ -67,7 +67,7 @@ import cv2
 import numpy as np
 
 from vision.colour import components, lab_image, rgb_of_hex, rgb_of_lab, shrink_by, srgb_to_lab
-from vision.images import as_bgr
+from vision.images import board_image
 from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
 
 GAME = "2048"
@@ -528,7 +528,7 @@ class BoardImage:
         return self.board.scaled(1 / self.factor).scaled(1.0, *self.offset)
 
 
-def board_image(image: np.ndarray, box: tuple[float, float, float, float], colour: np.ndarray,
+def cut_board(image: np.ndarray, box: tuple[float, float, float, float], colour: np.ndarray,
                 tolerance: float) -> BoardImage:
     """Cut the board found at ``box`` (on a reduced copy, so only roughly) with a margin, scale it
     and measure it again: its edges are where the board's colour fills most of a column (row)."""
@@ -603,7 +603,7 @@ def _glowing_board(crop: np.ndarray, board_rgb: np.ndarray) -> np.ndarray:
 
 def find_board(image: np.ndarray) -> Board:
     """The board in a BGR image, in the image's pixels. Raises :class:`NoBoardFound`."""
-    return board_image(image, *locate_board(image)).board_in_image()
+    return cut_board(image, *locate_board(image)).board_in_image()
 
 
 # -- overlays --------------------------------------------------------------------------------------
@@ -1059,8 +1059,8 @@ def read(image: np.ndarray, previous: Any = None) -> Reading:
     """Read the 2048 board in a BGR image (see the module's docstring). Raises
     :class:`NoBoardFound` when there is none."""
     started = time.perf_counter()
-    image = as_bgr(image)
-    cut = board_image(image, *locate_board(image))
+    image = board_image(image)
+    cut = cut_board(image, *locate_board(image))
     board = cut.board_in_image()
     overlay, alpha = fit_overlay(cut.board.colour_rgb)
     readings = read_cells(cut.lab, cut.board, tinted_palette(overlay, alpha), cut.factor, overlay is not None)

@@ -87,7 +87,7 @@ from engines.errors import NotationError
 from engines.splt.state import HEIGHT, WIDTH, Box, State
 from vision.colour import components, shrink_by
 from vision.grid import autocorrelation
-from vision.images import as_bgr
+from vision.images import board_image
 from vision.reading import NoBoardFound, Reading
 
 GAME = "splt"
@@ -2182,7 +2182,7 @@ def locate(bgr: np.ndarray) -> tuple[Candidate, BoardGeometry]:
 def read(image: np.ndarray, previous: State | None = None) -> Reading:
     """Read the SPL-T board in ``image`` (BGR). Raises NoBoardFound when there is none."""
     started = time.perf_counter()
-    bgr = as_bgr(image)
+    bgr = board_image(image)
     if min(bgr.shape[:2]) < 2 * 2 * LINE_OFFSET + 1:
         raise NoBoardFound("the image is too small to hold an SPL-T board")
     found, in_caller = locate(bgr)
