@@ -896,6 +896,46 @@ def _uneven_tints_doubtful(shapes: BoxShapes, grey: np.ndarray, geometry: BoardG
     return dataclasses.replace(shapes, confidence=confidence, problems=problems)
 
 
+#: A plain box is black inside; Kibitz fills the box under the mouse (stippled) and the boxes the
+#: advice ranks (tinted): a cell whose inside is on average this many grey levels above black (or
+#: mostly under a colour) is lit. Black boxes stay within two levels, JPEG and scaling included;
+#: the stipple is at least ten.
+LIT = 5.0
+#: How sure the two halves of a lit box, which a line across its middle may have cut, are.
+CUT_BY_PREVIEW_CONFIDENCE = 0.5
+
+
+def _lit_cells(grey: np.ndarray, geometry: BoardGeometry, tinted: np.ndarray | None) -> np.ndarray:
+    """16 x 8: whether each cell's inside is lit (brighter than black, or tinted)."""
+    x0, y0, x1, y1 = _cell_patches(geometry, grey.shape, CELL_INSET)
+    area = (x1 - x0) * (y1 - y0)
+    inside = _box_sums(cv2.integral(grey), x0, y0, x1, y1) / np.maximum(area, 1)
+    lit = (inside >= LIT) & (area > 0)
+    return lit | tinted if tinted is not None else lit
+
+
+def _lit_halves_doubtful(shapes: BoxShapes, lit: np.ndarray) -> BoxShapes:
+    """``shapes`` with two plain boxes of one size, side by side or one above the other, both lit
+    inside, made doubtful: Kibitz previews the split of the box under the mouse by filling it and
+    drawing a line across its middle, where a wall between its halves would be; both halves lit
+    alike may be that one box (or two boxes the advice tints: nothing tells them apart for sure)."""
+    plain = {box for box, kind in zip(shapes.boxes, shapes.kinds) if kind == PLAIN}
+    confidence, problems = shapes.confidence, list(shapes.problems)
+    for x, y, w, h in plain:
+        for other in ((x + w, y, w, h), (x, y + h, w, h)):
+            if other not in plain:
+                continue
+            right, bottom = other[0] + w, other[1] + h
+            if not lit[y:bottom, x:right].all():
+                continue
+            if confidence is shapes.confidence:
+                confidence = confidence.copy()
+            confidence[y:bottom, x:right] = np.minimum(confidence[y:bottom, x:right], CUT_BY_PREVIEW_CONFIDENCE)
+            problems.append(f"the boxes at ({x},{y}) and ({other[0]},{other[1]}) are both lit inside: they may be "
+                            "one box whose split is previewed")
+    return dataclasses.replace(shapes, confidence=confidence, problems=problems)
+
+
 def _drawn_lines(coloured: np.ndarray, cell: float) -> np.ndarray:
     """The coloured pixels that are lines drawn over the board (an annotation's arrow or ellipse
     may cross a wall: it is bridged), not filled areas (a tint over a box, across which no wall
@@ -2206,6 +2246,7 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     walls = find_walls(straight[0], straight[1], geometry, offset, _drawn_lines(board.coloured, geometry.cell),
                        (straight[2], straight[3]))
     shapes = _uneven_tints_doubtful(group_boxes(cells, walls), grey, geometry, cells.advice, cells.tinted)
+    shapes = _lit_halves_doubtful(shapes, _lit_cells(grey, geometry, cells.tinted))
     strokes = Strokes(grey, walls, geometry, offset)
     ink = strokes.ink()
     confidence = shapes.confidence.copy()

@@ -90,10 +90,10 @@ def _grab(widget, ratio: float) -> np.ndarray:
 
 
 def board_view(state, size: tuple[int, int], ratio: float = 1.0, events=(), fade: float = 1.0,
-               advice=None) -> np.ndarray:
+               advice=None, hover: tuple[int, int] | None = None) -> np.ndarray:
     """Kibitz's SPL-T board widget at ``size`` (logical pixels) showing ``state``: the last turn's
     highlights (``events``) at ``fade`` of their full strength (1 = just played), the advisor's
-    marks for ``advice`` candidates."""
+    marks for ``advice`` candidates, the mouse over cell ``hover`` (x, y) if given."""
     from app.gui.games import ui_for
     from app.gui.games.splt.board import FADE_MILLISECONDS
 
@@ -106,10 +106,42 @@ def board_view(state, size: tuple[int, int], ratio: float = 1.0, events=(), fade
         board._fade.setCurrentTime(int((1.0 - fade) * FADE_MILLISECONDS))  # noqa: SLF001
     if advice is not None:
         board.show_advice(advice)
+    if hover is not None:
+        _hover_over(board, state, hover)
     image = _grab(board, ratio)
     board._fade.stop()  # noqa: SLF001
     board.deleteLater()
     return image
+
+
+def _hover_over(board, state, cell: tuple[int, int]) -> None:
+    """The mouse on the middle of the box covering ``cell`` (of the cell itself on a void), as a
+    mouse move there tells the board."""
+    box = state.box_at(*cell)
+    x, y, w, h = (box.x, box.y, box.w, box.h) if box is not None else (*cell, 1, 1)
+    board._set_hover(board.board_layout().rect(x, y, w, h).center())  # noqa: SLF001 - a mouse move's effect
+
+
+#: The kinds of box the mouse can be over: a plain box the next split may cut (Kibitz previews
+#: that split: stippled, a dashed line across), a plain box it may not (too narrow across the
+#: split), a point block (hatched, numbered), a 1 x 1 box.
+HOVER_KINDS = ("splittable", "unsplittable", "point", "single")
+
+
+def hover_kind(state, box) -> str:
+    if box.points:
+        return "point"
+    if box.w == 1 and box.h == 1:
+        return "single"
+    return "splittable" if box.can_split(state.orientation) else "unsplittable"
+
+
+def hover_targets(state) -> dict[str, list[tuple[int, int]]]:
+    """Kind -> the top-left cells of the boxes of that kind in ``state`` (reading order)."""
+    targets: dict[str, list[tuple[int, int]]] = {kind: [] for kind in HOVER_KINDS}
+    for box in sorted(state.boxes, key=lambda b: (b.y, b.x)):
+        targets[hover_kind(state, box)].append((box.x, box.y))
+    return targets
 
 
 @contextlib.contextmanager
@@ -139,10 +171,11 @@ def kibitz_window():
 
 
 def window_view(window, state, layout: str, size: tuple[int, int], ratio: float = 1.0,
-                whole: bool = True, with_advice: bool = False) -> np.ndarray:
+                whole: bool = True, with_advice: bool = False, hover: tuple[int, int] | None = None) -> np.ndarray:
     """Kibitz's window (or only its board, ``whole`` False) in ``layout`` ("analysis" or
     "compact") at ``size``, showing ``state`` loaded as a new analysis; ``with_advice``: once the
-    advisor's ranking (and its tints) is painted, else whenever the events let it be."""
+    advisor's ranking (and its tints) is painted, else whenever the events let it be; the mouse
+    over cell ``hover`` (x, y) of the board if given."""
     import time
 
     from PySide6.QtGui import QCursor
@@ -162,6 +195,10 @@ def window_view(window, state, layout: str, size: tuple[int, int], ratio: float 
         time.sleep(0.01)
     for _ in range(5):
         app.processEvents()
+    if hover is not None:
+        _hover_over(window.board, state, hover)
+        for _ in range(2):
+            app.processEvents()
     return _grab(window if whole else window.board, ratio)
 
 
@@ -235,3 +272,42 @@ def captures(count: int, seed: int = 0, window: bool = True) -> Iterator[tuple[n
                 look.append("jpeg")
             made += 1
             yield np.ascontiguousarray(image), truth, " ".join(look)
+
+
+# -- the mouse over a box ----------------------------------------------------------------------------
+def hovered_views(count: int, seed: int = 0, window=None, kinds: tuple[str, ...] = HOVER_KINDS
+                  ) -> Iterator[tuple[np.ndarray, dict, str, str]]:
+    """``count`` (image BGR, truth, look, hovered kind) of Kibitz's SPL-T view with the mouse
+    over a box of each of ``kinds`` in turn (a position without one is passed over): the board
+    widget at a cell size of VIEW_CELLS and a device-pixel ratio of RATIOS, or, given a
+    ``window`` (``kibitz_window()``), a third of them the whole window; some rescaled, some
+    saved as JPEG, as ``captures`` does."""
+    rng = random.Random(seed)
+    made = 0
+    while made < count:
+        kind = kinds[made % len(kinds)]
+        state, _, _ = played(rng.randrange(20, 400), rng.randrange(1 << 30))
+        targets = hover_targets(state)[kind]
+        if not targets:
+            continue
+        cell = rng.choice(targets)
+        look = ["hover"]
+        if window is not None and rng.random() < 1 / 3:
+            layout = rng.choice(("analysis", "compact"))
+            size = (rng.randrange(700, 1700), rng.randrange(650, 1250))
+            image = window_view(window, state, layout, size, 1.0, hover=cell)
+            look.append("window")
+        else:
+            ratio = rng.choice(RATIOS)
+            image = board_view(state, _view_size(rng.choice(VIEW_CELLS), rng), ratio, hover=cell)
+            look.append("view")
+            if ratio != 1.0:
+                look.append("hidpi")
+        if rng.random() < 0.4:
+            image = resized(image, rng.uniform(0.5, 3.0))
+            look.append("scaled")
+        if rng.random() < 0.4:
+            image = jpeg(image, rng.randrange(60, 96))
+            look.append("jpeg")
+        made += 1
+        yield np.ascontiguousarray(image), truth_of(state), " ".join(look), kind
