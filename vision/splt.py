@@ -901,8 +901,13 @@ def _uneven_tints_doubtful(shapes: BoxShapes, grey: np.ndarray, geometry: BoardG
 #: mostly under a colour) is lit. Black boxes stay within two levels, JPEG and scaling included;
 #: the stipple is at least ten.
 LIT = 5.0
-#: How sure the two halves of a lit box, which a line across its middle may have cut, are.
+#: How sure the cells of two equal boxes that may be one box whose split is previewed are.
 CUT_BY_PREVIEW_CONFIDENCE = 0.5
+#: A wall is drawn solid; Kibitz's preview draws a dashed line across the box under the mouse:
+#: a line whose tenth-darkest point along it rises less than this share of its median above the
+#: cells beside it is broken (walls keep 0.85 or more, JPEG and scaling included; the dashes
+#: 0.15 or less wherever the gaps are wider than a pixel of the caller's).
+SOLID_ALONG = 0.5
 
 
 def _lit_cells(grey: np.ndarray, geometry: BoardGeometry, tinted: np.ndarray | None) -> np.ndarray:
@@ -914,26 +919,64 @@ def _lit_cells(grey: np.ndarray, geometry: BoardGeometry, tinted: np.ndarray | N
     return lit | tinted if tinted is not None else lit
 
 
-def _lit_halves_doubtful(shapes: BoxShapes, lit: np.ndarray) -> BoxShapes:
-    """``shapes`` with two plain boxes of one size, side by side or one above the other, both lit
-    inside, made doubtful: Kibitz previews the split of the box under the mouse by filling it and
-    drawing a line across its middle, where a wall between its halves would be; both halves lit
-    alike may be that one box (or two boxes the advice tints: nothing tells them apart for sure)."""
+def _line_solidity(grey: np.ndarray, geometry: BoardGeometry, vertical: bool, line: int, first: int,
+                   count: int) -> float:
+    """How unbroken the line on grid line ``line`` (a column edge when ``vertical``, else a row
+    edge) is along cells ``first`` .. ``first + count - 1`` (their corners left out): the tenth
+    percentile of its brightness above the cells beside it over the median; 1.0 when no line
+    stands out there."""
+    cell = geometry.cell
+    reach = max(3, int(round(0.1 * cell)))
+    image = grey.T if vertical else grey
+    centre = int(round((geometry.x_edge if vertical else geometry.y_edge)(line)))
+    along = geometry.y_edge if vertical else geometry.x_edge
+    low, high = max(centre - reach, 0), min(centre + reach + 1, image.shape[0])
+    pieces = [image[low:high, int(np.ceil(along(k + 0.2))):int(along(k + 0.8))] for k in range(first, first + count)]
+    band = np.concatenate([piece for piece in pieces if piece.size], axis=1).astype(np.float32) \
+        if any(piece.size for piece in pieces) else None
+    if band is None or band.shape[0] < 3:
+        return 1.0
+    peak = int(np.argmax(band.mean(axis=1)))
+    profile = band[max(peak - 1, 0):peak + 2].mean(axis=0)
+    above = np.clip(profile - np.median(np.concatenate((band[0], band[-1]))), 0, None)
+    middle = float(np.median(above))
+    return float(np.percentile(above, 10)) / middle if middle > 0 else 1.0
+
+
+def _previewed_splits(shapes: BoxShapes, grey: np.ndarray, geometry: BoardGeometry, lit: np.ndarray) -> BoxShapes:
+    """``shapes`` with two plain boxes of one size, side by side or one above the other, that may
+    be one box whose split Kibitz previews (the box under the mouse filled, a dashed line drawn
+    across its middle, where a wall between its halves would be), made doubtful: both lit inside
+    alike (the advice's tints make two boxes so too), or the line between them broken. Both at
+    once are that preview: the two are read as the one box, still doubtful."""
     plain = {box for box, kind in zip(shapes.boxes, shapes.kinds) if kind == PLAIN}
+    boxes, kinds = list(shapes.boxes), list(shapes.kinds)
     confidence, problems = shapes.confidence, list(shapes.problems)
-    for x, y, w, h in plain:
-        for other in ((x + w, y, w, h), (x, y + h, w, h)):
-            if other not in plain:
+    merged: set[tuple[int, int, int, int]] = set()
+    for x, y, w, h in sorted(plain, key=lambda box: (box[1], box[0])):
+        for vertical, other in ((True, (x + w, y, w, h)), (False, (x, y + h, w, h))):
+            if other not in plain or {(x, y, w, h), other} & merged:
                 continue
             right, bottom = other[0] + w, other[1] + h
-            if not lit[y:bottom, x:right].all():
+            both_lit = bool(lit[y:bottom, x:right].all())
+            broken = (_line_solidity(grey, geometry, True, x + w, y, h) if vertical
+                      else _line_solidity(grey, geometry, False, y + h, x, w)) < SOLID_ALONG
+            if not (both_lit or broken):
                 continue
             if confidence is shapes.confidence:
                 confidence = confidence.copy()
             confidence[y:bottom, x:right] = np.minimum(confidence[y:bottom, x:right], CUT_BY_PREVIEW_CONFIDENCE)
-            problems.append(f"the boxes at ({x},{y}) and ({other[0]},{other[1]}) are both lit inside: they may be "
-                            "one box whose split is previewed")
-    return dataclasses.replace(shapes, confidence=confidence, problems=problems)
+            if both_lit and broken:
+                merged |= {(x, y, w, h), other}
+                index = boxes.index((x, y, w, h))
+                boxes[index] = (x, y, right - x, bottom - y)
+                del kinds[boxes.index(other)], boxes[boxes.index(other)]
+                problems.append(f"a dashed line across the lit box at ({x},{y}): its split previewed, read as one box")
+            else:
+                why = "both lit inside" if both_lit else "the line between them broken"
+                problems.append(f"the boxes at ({x},{y}) and ({other[0]},{other[1]}) may be one box whose split "
+                                f"is previewed ({why})")
+    return dataclasses.replace(shapes, boxes=boxes, kinds=kinds, confidence=confidence, problems=problems)
 
 
 def _drawn_lines(coloured: np.ndarray, cell: float) -> np.ndarray:
@@ -2246,7 +2289,7 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     walls = find_walls(straight[0], straight[1], geometry, offset, _drawn_lines(board.coloured, geometry.cell),
                        (straight[2], straight[3]))
     shapes = _uneven_tints_doubtful(group_boxes(cells, walls), grey, geometry, cells.advice, cells.tinted)
-    shapes = _lit_halves_doubtful(shapes, _lit_cells(grey, geometry, cells.tinted))
+    shapes = _previewed_splits(shapes, grey, geometry, _lit_cells(grey, geometry, cells.tinted))
     strokes = Strokes(grey, walls, geometry, offset)
     ink = strokes.ink()
     confidence = shapes.confidence.copy()
