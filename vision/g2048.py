@@ -134,6 +134,11 @@ CONFIDENT_MARGIN = 2.0
 #: A SCORE read with less confidence than this (its digits' least template margin, see
 #: read_number) is a doubtful field.
 SURE_SCORE_CONFIDENCE = 0.25
+#: SCORE digits shorter than this (pixels of the image: about 12 on the page at 50 % zoom, 18 at
+#: 75 %) are a few pixels wide: a 3 can pass for a 1 with a fair margin, so they are sure only
+#: with SMALL_PRINT_CONFIDENCE.
+SMALL_PRINT = 15
+SMALL_PRINT_CONFIDENCE = 0.5
 #: A doubtful cell settled by the only board reachable from the previous state.
 PREVIOUS_CONFIDENCE = 0.8
 #: Colours are compared in CIE Lab (``vision.colour``) with lightness counted LIGHTNESS_WEIGHT
@@ -1004,6 +1009,7 @@ def read_score_boxes(image: np.ndarray, board: Board) -> dict[str, Any]:
         number = read_number(line)
         if number is not None:
             found[name], found[f"{name}_confidence"] = number[0], round(number[1], 3)
+            found[f"{name}_digit_px"] = round((end - start) / factor, 1)
     return found
 
 
@@ -1078,7 +1084,9 @@ def read(image: np.ndarray, previous: Any = None) -> Reading:
     diagnostics.update(read_score_boxes(image, board))
     score = diagnostics.get("score")
     doubtful_fields: tuple[str, ...] = ()
-    if score is not None and diagnostics.get("score_confidence", 0.0) < SURE_SCORE_CONFIDENCE:
+    small_print = diagnostics.get("score_digit_px", SMALL_PRINT) < SMALL_PRINT
+    if score is not None and diagnostics.get("score_confidence", 0.0) < \
+            (SMALL_PRINT_CONFIDENCE if small_print else SURE_SCORE_CONFIDENCE):
         # a SCORE box seen but its digits not told apart for sure (small print, a cover)
         score, doubtful_fields = None, ("score",)
     if previous is not None and ((confidence < DOUBTFUL_BELOW).any() or doubtful_fields):

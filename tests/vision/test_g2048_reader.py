@@ -79,6 +79,19 @@ def test_real_screenshot_cell_for_cell(truth, screenshots, name):
     assert reading.diagnostics["pitch_px"] == pytest.approx(case.extra["cell_pitch"], abs=1.5)
 
 
+@pytest.mark.parametrize("name", SCREENSHOTS)
+def test_a_small_print_score_is_right_or_doubtful(truth, screenshots, name):
+    """The real screenshots shrunk as the page at 40-60 % zoom shows them: SCORE digits of 7 to 12
+    pixels. A score read there is the transcribed one, or doubtful -- never another number."""
+    case = truth[name]
+    for factor in (0.4, 0.45, 0.5, 0.55, 0.6):
+        reading = read("2048", resized(screenshots[name], factor))
+        if "score" in reading.diagnostics:
+            assert reading.diagnostics["score_digit_px"] < g2048.SMALL_PRINT
+        if "score" not in reading.doubtful_fields and "score" in reading.diagnostics:
+            assert reading.state.score == case.extra["score"], (factor, reading.diagnostics)
+
+
 def test_super_tiles_share_one_colour_and_are_told_by_their_digits(screenshots):
     image = screenshots["board_all_values_desktop.png"]
     samples = {value: image[cell_box(row, column)[1] + 12, cell_box(row, column)[0] + 12].tolist()

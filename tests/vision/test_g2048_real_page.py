@@ -97,3 +97,27 @@ def test_tiles_caught_part_way_through_a_slide_are_doubtful(ms):
     assert truth["cells"] != SLIDING_BEFORE, "the page did not take the key"
     assert _wrong_and_sure(truth, reading) == [], (reading.cells, reading.diagnostics.get("covered"))
     assert reading.diagnostics.get("in_motion") is True, reading.diagnostics
+
+
+#: The 2024 redesign at 50 % zoom writes SCORE in digits about 12 pixels tall: once read 41565 for
+#: 43565 with the least digit margin a normal-sized score needs. Small print needs a wider margin.
+@pytest.mark.parametrize("score", [43565, 13531, 31313])
+def test_a_small_print_score_of_the_redesign_is_right_or_doubtful(score):
+    import json
+
+    from tests.vision.pages_2048 import _REDESIGN, Page2048, _redesign_css
+    from vision import g2048, read
+
+    rows = [[0, 0, 0, 2], [2, 0, 0, 0], [4, 32, 32, 128], [2048, 1024, 512, 256]]
+    with live_page("2048") as (browser, url):
+        page = Page2048(browser, url, viewport=(1280, 900), scale=1.0, zoom=0.5)
+        try:
+            page.inject(f"() => ({_REDESIGN})({json.dumps(_redesign_css())})")
+            truth = page.show(rows, score, won=True)
+            image = page.screenshot()
+        finally:
+            page.close()
+    reading = read("2048", image)
+    assert reading.diagnostics["score_digit_px"] < g2048.SMALL_PRINT, reading.diagnostics
+    if "score" not in reading.doubtful_fields:
+        assert reading.state.score == truth["score"] == score, reading.diagnostics
