@@ -943,13 +943,17 @@ def _line_solidity(grey: np.ndarray, geometry: BoardGeometry, vertical: bool, li
     return float(np.percentile(above, 10)) / middle if middle > 0 else 1.0
 
 
-def _previewed_splits(shapes: BoxShapes, grey: np.ndarray, geometry: BoardGeometry, lit: np.ndarray) -> BoxShapes:
+def _previewed_splits(shapes: BoxShapes, grey: np.ndarray, geometry: BoardGeometry, lit: np.ndarray,
+                      unhatched: np.ndarray | None = None) -> BoxShapes:
     """``shapes`` with two plain boxes of one size, side by side or one above the other, that may
     be one box whose split Kibitz previews (the box under the mouse filled, a dashed line drawn
     across its middle, where a wall between its halves would be), made doubtful: both lit inside
     alike (the advice's tints make two boxes so too), or the line between them broken. Both at
-    once are that preview: the two are read as the one box, still doubtful."""
-    plain = {box for box, kind in zip(shapes.boxes, shapes.kinds) if kind == PLAIN}
+    once are that preview: the two are read as the one plain box, still doubtful. A box grey
+    inside without hatching (``unhatched``, taken as a point block) may be such a fill too (a
+    big board's stipple, its dots shrunk together)."""
+    plain = {box for box, kind in zip(shapes.boxes, shapes.kinds)
+             if kind == PLAIN or (unhatched is not None and unhatched[box[1]:box[1] + box[3], box[0]:box[0] + box[2]].all())}
     boxes, kinds = list(shapes.boxes), list(shapes.kinds)
     confidence, problems = shapes.confidence, list(shapes.problems)
     merged: set[tuple[int, int, int, int]] = set()
@@ -969,7 +973,7 @@ def _previewed_splits(shapes: BoxShapes, grey: np.ndarray, geometry: BoardGeomet
             if both_lit and broken:
                 merged |= {(x, y, w, h), other}
                 index = boxes.index((x, y, w, h))
-                boxes[index] = (x, y, right - x, bottom - y)
+                boxes[index], kinds[index] = (x, y, right - x, bottom - y), PLAIN
                 del kinds[boxes.index(other)], boxes[boxes.index(other)]
                 problems.append(f"a dashed line across the lit box at ({x},{y}): its split previewed, read as one box")
             else:
@@ -2289,7 +2293,7 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     walls = find_walls(straight[0], straight[1], geometry, offset, _drawn_lines(board.coloured, geometry.cell),
                        (straight[2], straight[3]))
     shapes = _uneven_tints_doubtful(group_boxes(cells, walls), grey, geometry, cells.advice, cells.tinted)
-    shapes = _previewed_splits(shapes, grey, geometry, _lit_cells(grey, geometry, cells.tinted))
+    shapes = _previewed_splits(shapes, grey, geometry, _lit_cells(grey, geometry, cells.tinted), cells.unhatched)
     strokes = Strokes(grey, walls, geometry, offset)
     ink = strokes.ink()
     confidence = shapes.confidence.copy()

@@ -279,9 +279,9 @@ def hovered_views(count: int, seed: int = 0, window=None, kinds: tuple[str, ...]
                   ) -> Iterator[tuple[np.ndarray, dict, str, str]]:
     """``count`` (image BGR, truth, look, hovered kind) of Kibitz's SPL-T view with the mouse
     over a box of each of ``kinds`` in turn (a position without one is passed over): the board
-    widget at a cell size of VIEW_CELLS and a device-pixel ratio of RATIOS, or, given a
-    ``window`` (``kibitz_window()``), a third of them the whole window; some rescaled, some
-    saved as JPEG, as ``captures`` does."""
+    widget at a cell size of VIEW_CELLS and a device-pixel ratio of RATIOS (a third of them with
+    the advice's marks), or, given a ``window`` (``kibitz_window()``), a third of them the whole
+    window; some rescaled, some saved as JPEG, as ``captures`` does."""
     rng = random.Random(seed)
     made = 0
     while made < count:
@@ -299,8 +299,14 @@ def hovered_views(count: int, seed: int = 0, window=None, kinds: tuple[str, ...]
             look.append("window")
         else:
             ratio = rng.choice(RATIOS)
-            image = board_view(state, _view_size(rng.choice(VIEW_CELLS), rng), ratio, hover=cell)
+            # the advice's marks a third of the time: hovering a candidate then also outlines the
+            # cluster its split would make
+            advice = fake_advice(state, rng.randrange(1, 8), rng.randrange(1 << 30)) \
+                if rng.random() < 1 / 3 and GAME.legal_moves(state) else None
+            image = board_view(state, _view_size(rng.choice(VIEW_CELLS), rng), ratio, advice=advice, hover=cell)
             look.append("view")
+            if advice:
+                look.append("advice")
             if ratio != 1.0:
                 look.append("hidpi")
         if rng.random() < 0.4:
