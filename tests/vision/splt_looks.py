@@ -217,6 +217,20 @@ VIEW_CELLS = (22, 26, 32, 40, 48, 60, 80)
 RATIOS = (1.0, 1.0, 1.25, 1.5, 2.0)
 
 
+#: The share of the view's and window's captures with the mouse over a box.
+HOVERED_SHARE = 0.3
+
+
+def _hovered_cell(state, rng: random.Random) -> tuple[int, int] | None:
+    """The top-left cell of a box of ``state`` for the mouse: half the time one whose split Kibitz
+    previews (the only boxes that change under it), else a box of any kind."""
+    targets = hover_targets(state)
+    splittable, every = targets["splittable"], [cell for cells in targets.values() for cell in cells]
+    if splittable and rng.random() < 0.5:
+        return rng.choice(splittable)
+    return rng.choice(every) if every else None
+
+
 def _view_size(cell: int, rng: random.Random) -> tuple[int, int]:
     """A widget size whose board has cells of ``cell`` pixels, with some margin to spare."""
     width = 8 * cell + 1 + rng.choice((0, 0, rng.randrange(0, 3 * cell)))
@@ -227,9 +241,12 @@ def _view_size(cell: int, rng: random.Random) -> tuple[int, int]:
 def captures(count: int, seed: int = 0, window: bool = True) -> Iterator[tuple[np.ndarray, dict, str]]:
     """``count`` (image BGR, truth, look) for the benchmark: Kibitz's own view ("view", with
     "highlights" or "advice" shown, "hidpi" at a device-pixel ratio above 1), its whole window
-    ("window", either layout), and the shared real screenshots ("real") — each possibly
-    "scaled" (0.5-3x) and "jpeg" (quality 60-95). ``truth`` is {"cells", "score"}."""
+    ("window", either layout), either with the mouse over a box ("hover", HOVERED_SHARE of them),
+    and the shared real screenshots ("real") — each possibly "scaled" (0.5-3x) and "jpeg"
+    (quality 60-95). ``truth`` is {"cells", "score"}."""
     rng = random.Random(seed)
+    # the mouse's place is drawn from its own sequence: the other captures stay as they were
+    hover_rng = random.Random(f"hover {seed}")
     reals = real_cases()
     made = 0
     window_context = kibitz_window() if window else contextlib.nullcontext()
@@ -246,17 +263,19 @@ def captures(count: int, seed: int = 0, window: bool = True) -> Iterator[tuple[n
                 truth = truth_of(state)
                 cell = rng.choice(VIEW_CELLS)
                 ratio = rng.choice(RATIOS)
+                hover = _hovered_cell(state, hover_rng) if hover_rng.random() < HOVERED_SHARE else None
                 if kibitz is not None and kind < 0.4:
                     layout = rng.choice(("analysis", "compact"))
                     size = (rng.randrange(700, 1700), rng.randrange(650, 1250))
-                    image = window_view(kibitz, state, layout, size, 1.0)
+                    image = window_view(kibitz, state, layout, size, 1.0, hover=hover)
                     look.append("window")
                 else:
                     extra = rng.random()
                     highlights = events if extra < 0.35 else ()
                     advice = fake_advice(state, rng.randrange(1, 8), rng.randrange(1 << 30)) \
                         if 0.35 <= extra < 0.55 and GAME.legal_moves(state) else None
-                    image = board_view(state, _view_size(cell, rng), ratio, highlights, rng.uniform(0.2, 1.0), advice)
+                    image = board_view(state, _view_size(cell, rng), ratio, highlights, rng.uniform(0.2, 1.0), advice,
+                                       hover)
                     look.append("view")
                     if highlights:
                         look.append("highlights")
@@ -264,6 +283,8 @@ def captures(count: int, seed: int = 0, window: bool = True) -> Iterator[tuple[n
                         look.append("advice")
                     if ratio != 1.0:
                         look.append("hidpi")
+                if hover is not None:
+                    look.append("hover")
             if rng.random() < 0.4:
                 image = resized(image, rng.uniform(0.5, 3.0) if "real" not in look else rng.uniform(0.6, 2.5))
                 look.append("scaled")

@@ -645,3 +645,55 @@ def test_a_hidden_header_is_settled_only_by_the_one_way_here():
 
     too_far = read("splt", image, previous=positions[47])
     assert {"splits", "score"} <= set(too_far.doubtful_fields)
+
+
+# -- the mouse over a box of Kibitz's view (issue 22) ---------------------------------------------------
+def test_kibitz_view_with_boxes_hovered_is_never_wrong_without_doubt():
+    """Issue 22: with the mouse over a box it can split, Kibitz's view stipples the box and draws
+    a dashed line across its middle, where a wall between its halves would be: the box was read
+    as its two halves, sure. Renders of seeded games with the mouse over boxes of every kind
+    (half of them boxes it can split, the only ones that change), at the benchmark's cell sizes
+    and device-pixel ratios, some with the advice's marks, some rescaled or saved as JPEG: no
+    cell is wrong without doubt, no header field either. The truth is the engine state shown."""
+    from tests.vision.splt_looks import hovered_views
+
+    kinds = ("splittable", "point", "splittable", "single", "splittable", "unsplittable")
+    failures = []
+    for image, truth, look, kind in hovered_views(30, 5, kinds=kinds):
+        wrong = _wrong_unflagged(truth["cells"], read("splt", image))
+        if wrong != (0, []):
+            failures.append((truth["cells"]["splits"], look, kind, wrong))
+    assert failures == []
+
+
+@pytest.mark.parametrize("ratio", [1.0, 2.0])
+def test_a_hovered_box_is_read_as_the_one_box_doubtful(ratio):
+    """The dashed line across a stippled box is the split Kibitz previews, not a wall: the box is
+    read whole (every cell of the board right), and its cells are doubtful (what a tint or a line
+    drawn over the board hides is never sure); without the mouse the same board is read sure."""
+    from tests.vision.splt_looks import board_view, hover_targets, played, truth_of
+
+    state, _, _ = played(50, 4)
+    truth = truth_of(state)["cells"]
+    x, y = hover_targets(state)["splittable"][0]
+    box = state.box_at(x, y)
+    assert box.w * box.h >= 2
+    reading = read("splt", board_view(state, (385, 805), ratio, hover=(x, y)))
+    assert compare(truth, reading.cells) == (130, 130)
+    assert (reading.per_cell_confidence[box.y:box.y + box.h, box.x:box.x + box.w] < DOUBTFUL_BELOW).all()
+    assert read("splt", board_view(state, (385, 805), ratio)).sure
+
+
+def test_kibitz_window_with_a_box_hovered_is_never_wrong_without_doubt():
+    """Issue 22: Kibitz's whole window, grabbed with the mouse over a 1 x 2 box on its board (in
+    either layout, the window's advice drawn when ready; such a box was read as two 1 x 1 boxes,
+    sure): nothing wrong without doubt."""
+    from tests.vision.splt_looks import kibitz_window, played, truth_of, window_view
+
+    state, _, _ = played(60, 7)
+    cells = sorted(((box.x, box.y) for box in state.boxes if box.can_split(state.orientation) and box.w * box.h == 2),
+                   key=lambda cell: (cell[1], cell[0]))
+    with kibitz_window() as window:
+        for layout, size, cell in (("analysis", (1200, 1000), cells[0]), ("compact", (900, 700), cells[-1])):
+            reading = read("splt", window_view(window, state, layout, size, hover=cell))
+            assert _wrong_unflagged(truth_of(state)["cells"], reading) == (0, []), (layout, size, cell)
