@@ -67,6 +67,7 @@ import cv2
 import numpy as np
 
 from vision.colour import components, lab_image, rgb_of_hex, rgb_of_lab, shrink_by, srgb_to_lab
+from vision.grid import banded_grid
 from vision.images import board_image
 from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
 
@@ -278,49 +279,6 @@ def digit_similarities(glyphs: list[np.ndarray]) -> np.ndarray:
 
 # -- finding the board ----------------------------------------------------------------------------
 @dataclasses.dataclass(frozen=True)
-class GridFit:
-    """A 4-cell grid along one axis of a board ``length`` pixels long: bands of board colour
-    ``gap`` wide at the start, between the cells and at the end."""
-
-    length: float
-    gap: float
-    contrast: float  # mean board colour in the bands minus between them
-
-
-def fit_grid(profile: np.ndarray) -> GridFit | None:
-    """The grid that best explains ``profile`` (the share of board-coloured pixels across each
-    column, or row, of a candidate board), or None if it does not look like a 4×4 board."""
-    length = len(profile)
-    if length < 24:
-        return None
-    cumulative = np.concatenate([[0.0], np.cumsum(profile, dtype=np.float64)])
-    positions = np.arange(length + 1, dtype=np.float64)
-    gaps = np.arange(max(1.0, 0.008 * length), 0.16 * length + 1, 0.5 if length < 200 else 1.0)
-    starts = np.arange(SIZE + 1)[None, :] * ((length - gaps) / SIZE)[:, None]
-    inside = (np.interp(starts + gaps[:, None], positions, cumulative)
-              - np.interp(starts, positions, cumulative)).sum(axis=1)
-    band_means = inside / (5 * gaps)
-    between_means = (cumulative[-1] - inside) / (length - 5 * gaps)
-    contrasts = band_means - between_means
-    best = int(np.argmax(contrasts))
-    contrast, gap = float(contrasts[best]), float(gaps[best])
-    band_mean, between_mean = band_means[best], between_means[best]
-    if band_mean < 0.55 or between_mean > 0.4 or contrast < 0.35:
-        return None
-    # no line of board colour as wide as half a gap across a cell's middle (a finer grid, a
-    # table); thinner lines are edges blended into the board's colour
-    pitch = (length - gap) / SIZE
-    window = max(1, int(gap / 2))
-    smoothed = np.convolve(profile, np.full(window, 1.0 / window), mode="same")
-    for cell in range(SIZE):
-        start = cell * pitch + gap
-        middle = smoothed[int(start + 0.15 * (pitch - gap)):int(np.ceil(start + 0.85 * (pitch - gap)))]
-        if middle.size and middle.max() > max(0.5, between_mean + 0.3):
-            return None
-    return GridFit(float(length), float(gap), float(contrast))
-
-
-@dataclasses.dataclass(frozen=True)
 class Board:
     """Where the board is in an image (pixels), and its colour there (RGB, under any overlay)."""
 
@@ -447,7 +405,7 @@ def _board_box(mask: np.ndarray, minimum_side: int) -> tuple[int, int, int, int]
         if found is not None and w * h <= found[2] * found[3]:
             continue
         patch = mask[y:y + h, x:x + w] > 0
-        if fit_grid(patch.mean(axis=0)) is not None and fit_grid(patch.mean(axis=1)) is not None:
+        if banded_grid(patch.mean(axis=0), SIZE) is not None and banded_grid(patch.mean(axis=1), SIZE) is not None:
             found = (x, y, w, h)
     return found
 
@@ -582,7 +540,7 @@ def cut_board(image: np.ndarray, box: tuple[float, float, float, float], colour:
                                 key=lambda edge: abs(edge[0] - rough_start) + abs(edge[1] - rough_end))
     (bx0, bx1), (by0, by1) = edges
     patch = mask[by0:by1, bx0:bx1]
-    across, down = fit_grid(patch.mean(axis=0)), fit_grid(patch.mean(axis=1))
+    across, down = banded_grid(patch.mean(axis=0), SIZE), banded_grid(patch.mean(axis=1), SIZE)
     if across is None or down is None:
         raise NoBoardFound("the board's grid of cells did not hold at full resolution")
     board = Board(float(bx0), float(by0), float(bx1 - bx0), float(by1 - by0), across.gap, down.gap, colour_rgb)

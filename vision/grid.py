@@ -9,6 +9,8 @@ period and the lines are. Which profile, and how many cells a board has, is the 
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 
@@ -133,3 +135,49 @@ def even_lines(positions: np.ndarray, count: int, least_step: float,
         return None
     hits, step, first = best
     return first, step, hits
+
+
+# -- a grid of cells between bands ------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class BandedGrid:
+    """``cells`` cells along one axis of a board ``length`` pixels long, with bands of the board's
+    colour ``gap`` wide at the start, between the cells and at the end (2048's board)."""
+
+    length: float
+    gap: float
+    contrast: float  # mean board colour in the bands minus between them
+
+
+def banded_grid(profile: np.ndarray, cells: int) -> BandedGrid | None:
+    """The banded grid of ``cells`` cells that best explains ``profile`` (the share of
+    board-coloured pixels across each column, or row, of a candidate board), or None if the
+    profile does not look like one: the bands must be mostly board colour, the cells mostly not,
+    and no band as wide as half a gap may cross a cell's middle (a finer grid, a table)."""
+    length = len(profile)
+    if length < 6 * cells:
+        return None
+    bands = cells + 1
+    cumulative = np.concatenate([[0.0], np.cumsum(profile, dtype=np.float64)])
+    positions = np.arange(length + 1, dtype=np.float64)
+    gaps = np.arange(max(1.0, 0.008 * length), 0.16 * length + 1, 0.5 if length < 200 else 1.0)
+    starts = np.arange(bands)[None, :] * ((length - gaps) / cells)[:, None]
+    inside = (np.interp(starts + gaps[:, None], positions, cumulative)
+              - np.interp(starts, positions, cumulative)).sum(axis=1)
+    band_means = inside / (bands * gaps)
+    between_means = (cumulative[-1] - inside) / (length - bands * gaps)
+    contrasts = band_means - between_means
+    best = int(np.argmax(contrasts))
+    contrast, gap = float(contrasts[best]), float(gaps[best])
+    band_mean, between_mean = band_means[best], between_means[best]
+    if band_mean < 0.55 or between_mean > 0.4 or contrast < 0.35:
+        return None
+    # thinner lines across a cell are edges blended into the board's colour
+    pitch = (length - gap) / cells
+    window = max(1, int(gap / 2))
+    smoothed = np.convolve(profile, np.full(window, 1.0 / window), mode="same")
+    for cell in range(cells):
+        start = cell * pitch + gap
+        middle = smoothed[int(start + 0.15 * (pitch - gap)):int(np.ceil(start + 0.85 * (pitch - gap)))]
+        if middle.size and middle.max() > max(0.5, between_mean + 0.3):
+            return None
+    return BandedGrid(float(length), float(gap), float(contrast))
