@@ -89,6 +89,30 @@ def _all_slides(board, left, right, out):
 
 
 @kernel
+def _replies(board, left, right, out):
+    """The four slides of ``board`` in the order the search tries them: up, down, left, right.
+    The order decides which of two paths to one node stores it in the table first, and so the
+    values; it is nneonneo's order, so both programs search the same tree."""
+    columns = transpose(board)
+    up = np.uint64(0)
+    down = np.uint64(0)
+    to_left = np.uint64(0)
+    to_right = np.uint64(0)
+    for r in range(4):
+        shift = np.uint64(16 * r)
+        row = (board >> shift) & ROW_MASK
+        column = (columns >> shift) & ROW_MASK
+        to_left |= np.uint64(left[row]) << shift
+        to_right |= np.uint64(right[row]) << shift
+        up |= np.uint64(left[column]) << shift
+        down |= np.uint64(right[column]) << shift
+    out[0] = transpose(up)
+    out[1] = transpose(down)
+    out[2] = to_left
+    out[3] = to_right
+
+
+@kernel
 def _table_index(board, shift):
     return ((board ^ (board >> np.uint64(31))) * HASH_MULTIPLIER) >> shift
 
@@ -334,7 +358,7 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
             directions[level] = SPAWN_DONE
             continue
         spawned[level] = board_after_spawn
-        _all_slides(board_after_spawn, left, right, slides[level])
+        _replies(board_after_spawn, left, right, slides[level])
         for direction in range(4):
             prefetch(table, _table_index(slides[level, direction], shift))
         bests[level] = 0.0
@@ -370,7 +394,7 @@ def root_items(board, left, right, items, item_spawn, spawn_probability, spawn_d
                 spawned = after | (np.uint64(tile) << shift)
                 spawn_probability[spawns] = (0.9 if tile == 1 else 0.1) / empties
                 spawn_direction[spawns] = slide_direction
-                _all_slides(spawned, left, right, replies)
+                _replies(spawned, left, right, replies)
                 counters[EVALUATIONS] += 4
                 for reply in range(4):
                     if replies[reply] != spawned:
@@ -382,8 +406,8 @@ def root_items(board, left, right, items, item_spawn, spawn_probability, spawn_d
 
 
 @kernel
-def item_values(items, item_spawn, spawn_probability, count, depth_left, values, next_item, threshold, left, right,
-                heuristic, table, salt, shift, counters):
+def item_values(items, item_spawn, spawn_probability, spawn_direction, count, depth_left, values, next_item, threshold,
+                left, right, heuristic, table, salts, shift, counters):
     """Each thread of a decision runs this: it takes item after item from the shared counter
     ``next_item`` and writes the item's value, searched ``depth_left`` moves deep, into ``values``."""
     frames = new_frames()
@@ -391,8 +415,9 @@ def item_values(items, item_spawn, spawn_probability, count, depth_left, values,
         item = fetch_add(next_item, 0, 1)
         if item >= count:
             return
-        values[item] = chance_value(items[item], depth_left, spawn_probability[item_spawn[item]], threshold, left,
-                                    right, heuristic, table, salt, shift, frames, counters)
+        spawn = item_spawn[item]
+        values[item] = chance_value(items[item], depth_left, spawn_probability[spawn], threshold, left, right,
+                                    heuristic, table, salts[spawn_direction[spawn]], shift, frames, counters)
 
 
 @kernel

@@ -122,16 +122,19 @@ class Expectimax:
         self._lock = threading.Lock()
 
     def _search(self, board: np.uint64, depth: int) -> np.ndarray:
-        salt = np.uint64(self._salts.integers(1, 2**63))
+        # A salt per root slide: each slide's subtree sees a table of its own, as in nneonneo's
+        # program, so no slide's values depend on what another slide's search stored.
+        salts = self._salts.integers(1, 2**63, size=4).astype(np.uint64)
         count, spawns = kernel.root_items(board, engine_kernel.LEFT_TABLE, engine_kernel.RIGHT_TABLE, self._items,
                                           self._item_spawn, self._spawn_probability, self._spawn_direction,
                                           self._counters[0])
         self._next_item[0] = 0
 
         def work(index: int) -> None:
-            kernel.item_values(self._items, self._item_spawn, self._spawn_probability, count, depth - 1, self._values,
-                               self._next_item, self.threshold, engine_kernel.LEFT_TABLE, engine_kernel.RIGHT_TABLE,
-                               self._heuristic, self._table, salt, self._shift, self._counters[index])
+            kernel.item_values(self._items, self._item_spawn, self._spawn_probability, self._spawn_direction, count,
+                               depth - 1, self._values, self._next_item, self.threshold, engine_kernel.LEFT_TABLE,
+                               engine_kernel.RIGHT_TABLE, self._heuristic, self._table, salts, self._shift,
+                               self._counters[index])
 
         helpers = ([self._pool.submit(work, index) for index in range(1, min(self.threads, count))]
                    if self._pool is not None else [])
