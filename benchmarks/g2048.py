@@ -1,4 +1,4 @@
-"""2048 strength and speed of the expectimax advisor beside the anchors of spec 4.
+"""2048 strength and speed of the expectimax advisor, and its speed beside nneonneo's own program.
 
 Plays whole games from a fixed list of seeds (1, 2, 3, ...), one after another, each move searched
 by the expectimax with nneonneo's published heuristic and adaptive depth (probability cut-off
@@ -10,18 +10,31 @@ Prints each game as it ends and a table: average and median score, the share of 
     python benchmarks/g2048.py [--games 20] [--minutes 60] [--threads 2] [--json results.json]
     python benchmarks/g2048.py --log games.jsonl --first-seed 13   # go on where a run stopped
     python benchmarks/g2048.py --table games.jsonl                 # the table of a log, no play
-    python benchmarks/g2048.py --table games.jsonl --nneonneo 2048-ai/bin/2048.so
+    python benchmarks/g2048.py --anchor ../2048-ai [--positions 300] [--markdown]   # beside nneonneo
 
 With ``--log`` every finished game is appended to a JSON-lines file, so a run cut short keeps its
 games and a later run with the next ``--first-seed`` adds to them; the table covers the whole log.
 The log also keeps every ``--every``-th position of each game (the board before the slide).
 
-``--nneonneo LIBRARY`` times nneonneo's own search on those logged positions (``--positions``
-of them, evenly spread, 1000 by default), each position searched by Kibitz and by nneonneo in turn, so both meet the machine in the same state (a shared
-machine's speed drifts by a third over minutes). LIBRARY is the ``bin/2048.so`` that nneonneo's
-repository builds (``./configure && make``); its ``score_toplevel_move(board, move)`` is called for
-the four slides, as its ``find_best_move`` does, on one core. Kibitz is timed twice: as the
-benchmark plays, and with nneonneo's settings (cut-off 1e-4, one thread) to compare the engines.
+Beside nneonneo (``--anchor PATH``, also spelt ``--nneonneo``): the anchor is nneonneo's own C++
+program, https://github.com/nneonneo/2048-ai (measured at commit 41e298f4571a9505e421e3a19af7a1cb372a368c),
+fetched and built by whoever runs the benchmark, outside Kibitz, with its own build settings::
+
+    git clone https://github.com/nneonneo/2048-ai && cd 2048-ai && ./configure && make   # bin/2048.so
+
+PATH is that checkout (or its ``bin/2048.so``). Its ``score_toplevel_move(board, move)`` is called
+through ctypes for the four slides, as its ``find_best_move`` does. The positions are those of
+``--table LOG`` or, without a log, of one short game Kibitz plays at a fixed depth of 3 from seed
+``--first-seed`` (5 unless given: 10,752 moves to 16384 in a few seconds), ``--positions`` of them
+evenly spread. The process is pinned to one core (``--core``; nneonneo's library runs in it), and
+each position is searched in turn by nneonneo, by Kibitz at nneonneo's settings (cut-off 1e-4, its
+adaptive depth max(3, distinct tiles - 2), its heuristic, one thread) and by Kibitz at its default
+settings (cut-off 3e-4, one thread), so all meet the machine in the same state. Printed: each one's
+ms per move (mean), the ratio of the means, the median of the per-position ratios with their
+10th-90th percentiles, how often Kibitz chose nneonneo's best slide, and the load average before and
+after. ``--two-threads`` also times Kibitz's default with two threads on both cores (wall and CPU
+time). Without the anchor it says so and times Kibitz alone. ``--markdown`` prints the result as a
+Markdown table with the machine, the date and the anchor's commit.
 """
 
 from __future__ import annotations
@@ -33,6 +46,7 @@ import ctypes
 import json
 import os
 import platform
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -66,7 +80,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=20, help="at least this many games (default 20)")
     parser.add_argument("--minutes", type=float, default=60.0, help="start no new game after this (default 60)")
-    parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--first-seed", type=int, default=None,
+                        help="the first game's seed (default 1; beside the anchor, the positions' game: 5)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--depth", type=int, default=None, help="fixed depth instead of the adaptive one")
     parser.add_argument("--cutoff", type=float, default=PROBABILITY_THRESHOLD,
@@ -75,19 +90,34 @@ def main() -> None:
     parser.add_argument("--log", type=Path, default=None, help="append each finished game to this JSON-lines file")
     parser.add_argument("--table", type=Path, default=None, help="print the table of a --log file and stop")
     parser.add_argument("--every", type=int, default=50, help="log every N-th position of each game (default 50)")
-    parser.add_argument("--nneonneo", type=Path, default=None,
-                        help="nneonneo's bin/2048.so: time it and Kibitz on the logged positions")
-    parser.add_argument("--positions", type=int, default=1000,
-                        help="with --nneonneo: at most this many logged positions, evenly spread (default 1000)")
+    parser.add_argument("--anchor", "--nneonneo", dest="anchor", type=Path, default=None,
+                        help=f"a checkout of {NNEONNEO_REPOSITORY} built with ./configure && make (or its bin/2048.so): "
+                             "time it and Kibitz on the same positions")
+    parser.add_argument("--positions", type=int, default=300,
+                        help="beside the anchor: at most this many positions, evenly spread (default 300)")
+    parser.add_argument("--core", type=int, default=None,
+                        help="beside the anchor: the core to pin to (default the last one allowed)")
+    parser.add_argument("--two-threads", action="store_true",
+                        help="beside the anchor: also time Kibitz's default on two threads (wall and CPU time)")
+    parser.add_argument("--markdown", action="store_true", help="beside the anchor: print a Markdown table")
     args = parser.parse_args()
+    comparing = args.anchor is not None or args.markdown or args.two_threads
     if args.table is not None:
         records, positions = read_log(args.table)
-        print_table(records, f"Kibitz ({len(records)} games)")
-        if args.nneonneo is not None:
-            if len(positions) > args.positions > 0:
-                step = len(positions) / args.positions
-                positions = [positions[int(i * step)] for i in range(args.positions)]
-            compare_with_nneonneo(args.nneonneo, positions, args.threads, args.cutoff)
+        source = f"logged in {args.table.name}"
+        if not comparing:
+            print_table(records, f"Kibitz ({len(records)} games)")
+            return
+    elif comparing:
+        seed = 5 if args.first_seed is None else args.first_seed
+        positions = game_positions(seed)
+        source = f"one game Kibitz played at depth 3 from seed {seed}"
+    if comparing:
+        if len(positions) > args.positions > 0:
+            step = len(positions) / args.positions
+            positions = [positions[int(i * step)] for i in range(args.positions)]
+        core = args.core if args.core is not None else max(os.sched_getaffinity(0))
+        compare_with_nneonneo(args.anchor, positions, core, args.two_threads, args.markdown, source)
         return
 
     print(f"# 2048 expectimax benchmark: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
@@ -96,7 +126,7 @@ def main() -> None:
     budget = Budget(depth=args.depth)
     began = time.perf_counter()
     records = []
-    seed = args.first_seed
+    seed = 1 if args.first_seed is None else args.first_seed
     while len(records) < args.games or (time.perf_counter() - began) < args.minutes * 60:
         advisor = Expectimax(threshold=args.cutoff, threads=args.threads)
         game_began = time.perf_counter()
@@ -152,54 +182,174 @@ def print_table(records: list[GameRecord], name: str) -> None:
         print(f"| {row_name:<42} | {score:>34} | " + " | ".join(f"{s:>5}" for s in shares) + f" | {speed:>9} |")
 
 
-def compare_with_nneonneo(library: Path, positions: list[int], threads: int, cutoff: float) -> None:
-    """Time nneonneo's search and Kibitz's on the same positions, in turn position by position."""
-    if not positions:
-        raise SystemExit("the log holds no positions: play with --log (and --every) first")
+NNEONNEO_REPOSITORY = "https://github.com/nneonneo/2048-ai"
+# nneonneo's move codes: 0 up, 1 down, 2 left, 3 right; Kibitz's: 0 up, 1 right, 2 down, 3 left.
+NNEONNEO_TO_KIBITZ = (0, 2, 3, 1)
+
+
+def game_positions(seed: int, depth: int = 3) -> list[int]:
+    """Every position (before the slide) of one game Kibitz plays at a fixed depth from ``seed``:
+    a few seconds from the opening to the late game."""
+    positions: list[int] = []
+
+    def keep(state: State, moves: int) -> None:
+        if not state.spawns_due:
+            positions.append(int(packed(state)))
+
+    play_game(seed, Expectimax(threads=1), Budget(depth=depth), progress=keep)
+    return positions
+
+
+def anchor_library(path: Path) -> Path | None:
+    """nneonneo's bin/2048.so from a checkout (or the library itself); None when absent."""
+    library = path / "bin" / "2048.so" if path.is_dir() else path
+    return library if library.is_file() else None
+
+
+def anchor_commit(path: Path) -> str:
+    checkout = path if path.is_dir() else path.resolve().parent.parent
     try:
-        nneonneo = ctypes.CDLL(str(library.resolve()))
-    except OSError as error:
-        raise SystemExit(f"{library}: cannot load: {error}") from None
-    nneonneo.init_tables()
-    nneonneo.score_toplevel_move.argtypes = [ctypes.c_uint64, ctypes.c_int]
-    nneonneo.score_toplevel_move.restype = ctypes.c_float
-    # nneonneo's codes: 0 up, 1 down, 2 left, 3 right; Kibitz's: 0 up, 1 right, 2 down, 3 left.
-    nneonneo_to_kibitz = (0, 2, 3, 1)
-    kibitz = Expectimax(threshold=cutoff, threads=threads)
-    like_nneonneo = Expectimax(threshold=NNEONNEO_THRESHOLD, threads=1)
-    spent = {"kibitz": 0.0, "like": 0.0, "nneonneo": 0.0}
-    agree = 0
-    print(f"\n# {len(positions)} logged positions, each searched by Kibitz ({threads} threads, {cutoff:g}), "
-          f"Kibitz (1 thread, {NNEONNEO_THRESHOLD:g}) and nneonneo's library, in turn")
+        result = subprocess.run(["git", "-C", str(checkout), "rev-parse", "HEAD"], capture_output=True, text=True,
+                                timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    return result.stdout.strip() if result.returncode == 0 and result.stdout.strip() else "unknown"
+
+
+def machine() -> str:
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores"
+
+
+class Nneonneo:
+    """nneonneo's library, its four top-level scores per position."""
+
+    def __init__(self, library: Path) -> None:
+        try:
+            self._library = ctypes.CDLL(str(library.resolve()))
+        except OSError as error:
+            raise SystemExit(f"{library}: cannot load: {error}") from None
+        self._library.init_tables()
+        self._library.score_toplevel_move.argtypes = [ctypes.c_uint64, ctypes.c_int]
+        self._library.score_toplevel_move.restype = ctypes.c_float
+        self._libc = ctypes.CDLL(None)
+
+    def scores(self, board: int) -> list[float]:
+        """The expected value of each slide in Kibitz's order (up, right, down, left); 0 when it
+        moves nothing, as nneonneo scores it."""
+        with _quiet_stdout(self._libc):  # its score_toplevel_move prints a line per call
+            theirs = [self._library.score_toplevel_move(board, move) for move in range(4)]
+        return [theirs[NNEONNEO_TO_KIBITZ.index(direction)] for direction in range(4)]
+
+
+def best_of(scores: list[float]) -> int:
+    return max(range(4), key=lambda direction: (scores[direction], -direction))
+
+
+def _spread(values: list[float]) -> tuple[float, float, float]:
+    return (float(np.median(values)), float(np.percentile(values, 10)), float(np.percentile(values, 90)))
+
+
+def compare_with_nneonneo(anchor: Path | None, positions: list[int], core: int, two_threads: bool,
+                          markdown: bool, source: str) -> None:
+    """Time nneonneo's search and Kibitz's on the same positions, in turn position by position,
+    on one core."""
+    if not positions:
+        raise SystemExit("no positions to search: play with --log (and --every) first, or leave out --table")
+    library = anchor_library(anchor) if anchor is not None else None
+    if anchor is not None and library is None:
+        print(f"# nneonneo's library is not at {anchor} (build it: git clone {NNEONNEO_REPOSITORY} && cd 2048-ai "
+              f"&& ./configure && make); timing Kibitz alone", flush=True)
+    elif anchor is None:
+        print(f"# no --anchor: timing Kibitz alone (nneonneo's program: {NNEONNEO_REPOSITORY})", flush=True)
+    nneonneo = Nneonneo(library) if library is not None else None
+    everywhere = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {core})
+    configs = {"like": Expectimax(threshold=NNEONNEO_THRESHOLD, threads=1),
+               "default": Expectimax(threshold=PROBABILITY_THRESHOLD, threads=1)}
+    if two_threads:
+        configs["two"] = Expectimax(threshold=PROBABILITY_THRESHOLD, threads=2)
+    first = State(unpack(np.uint64(positions[0])))
+    for advisor in configs.values():  # compile (or load) the kernels before timing
+        advisor.evaluate(first)
+    if nneonneo is not None:
+        nneonneo.scores(positions[0])
+    load_before = os.getloadavg()
+    seconds = {name: [] for name in ["nneonneo", *configs]}
+    cpu_two: list[float] = []
+    agree = {name: 0 for name in configs}
     for done, board in enumerate(positions, start=1):
         state = State(unpack(np.uint64(board)))
-        began = time.perf_counter()
-        ours = kibitz.evaluate(state).best_direction
-        spent["kibitz"] += time.perf_counter() - began
-        began = time.perf_counter()
-        like_nneonneo.evaluate(state)
-        spent["like"] += time.perf_counter() - began
-        began = time.perf_counter()
-        with _quiet_stdout():  # its score_toplevel_move prints a line per call
-            scores = [nneonneo.score_toplevel_move(board, move) for move in range(4)]
-        spent["nneonneo"] += time.perf_counter() - began
-        theirs = nneonneo_to_kibitz[max(range(4), key=lambda move: (scores[move], -move))]
-        agree += ours == theirs
-        if done % 500 == 0:
+        theirs = None
+        if nneonneo is not None:
+            began = time.perf_counter()
+            scores = nneonneo.scores(board)
+            seconds["nneonneo"].append(time.perf_counter() - began)
+            theirs = best_of(scores)
+        for name, advisor in configs.items():
+            if name == "two":
+                os.sched_setaffinity(0, everywhere)  # its helper thread is made here, on every core
+                cpu_began = time.process_time()
+            began = time.perf_counter()
+            ours = advisor.evaluate(state).best_direction
+            seconds[name].append(time.perf_counter() - began)
+            if name == "two":
+                cpu_two.append(time.process_time() - cpu_began)
+                os.sched_setaffinity(0, {core})
+            agree[name] += theirs is not None and ours == theirs
+        if done % 100 == 0:
             print(f"  {done} positions", file=sys.stderr, flush=True)
-    per_move = {name: 1000.0 * seconds / len(positions) for name, seconds in spent.items()}
-    print(f"| {'on the same positions':<42} | {'ms/move':>9} | {'vs nneonneo':>11} |")
-    print(f"|{'-' * 44}|{'-' * 11}|{'-' * 13}|")
-    for name, label in (("nneonneo", "nneonneo/2048-ai (its library, 1 core)"),
-                        ("like", "Kibitz, nneonneo's cut-off, 1 thread"),
-                        ("kibitz", f"Kibitz as benchmarked ({threads} threads, {cutoff:g})")):
-        print(f"| {label:<42} | {per_move[name]:>9.1f} | {per_move[name] / per_move['nneonneo']:>10.2f}x |")
-    print(f"\nKibitz as benchmarked chose nneonneo's slide at {agree} of {len(positions)} positions "
-          f"({100.0 * agree / len(positions):.0f} %).")
+    load_after = os.getloadavg()
+    os.sched_setaffinity(0, everywhere)
+    count = len(positions)
+    mean_ms = {name: 1000.0 * sum(values) / count for name, values in seconds.items() if values}
+    labels = {"nneonneo": "nneonneo/2048-ai, its library (1e-4, 1 thread)",
+              "like": "Kibitz at nneonneo's settings (1e-4, 1 thread)",
+              "default": f"Kibitz default ({PROBABILITY_THRESHOLD:g}, 1 thread)",
+              "two": f"Kibitz default ({PROBABILITY_THRESHOLD:g}, 2 threads, wall)"}
+    rows = []
+    for name in seconds:
+        if not seconds[name]:
+            continue
+        if name == "nneonneo" or nneonneo is None:
+            rows.append((labels[name], f"{mean_ms[name]:.2f}", "", "", ""))
+            continue
+        ratios = [ours / theirs for ours, theirs in zip(seconds[name], seconds["nneonneo"])]
+        median, low, high = _spread(ratios)
+        rows.append((labels[name], f"{mean_ms[name]:.2f}", f"{mean_ms[name] / mean_ms['nneonneo']:.3f}x",
+                     f"{median:.3f}x ({low:.3f}-{high:.3f})", f"{100.0 * agree[name] / count:.1f} %"))
+    if cpu_two:
+        cpu_ms = 1000.0 * sum(cpu_two) / count
+        rows.append((f"Kibitz default ({PROBABILITY_THRESHOLD:g}, 2 threads, CPU)", f"{cpu_ms:.2f}",
+                     f"{cpu_ms / mean_ms['nneonneo']:.3f}x" if nneonneo is not None else "", "", ""))
+    header = ("search", "ms/move", "ratio of means", "median ratio (10th-90th pct)", "nneonneo's best slide")
+    commit = anchor_commit(anchor) if library is not None else "absent"
+    facts = (f"{count} positions ({source}), each searched in turn on core {core}; load average "
+             f"{load_before[0]:.2f} before, {load_after[0]:.2f} after; {machine()}; "
+             f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; nneonneo/2048-ai commit {commit}")
+    if markdown:
+        print(f"\n{facts}\n")
+        print("| " + " | ".join(header) + " |")
+        print("|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|")
+        for row in rows:
+            print("| " + " | ".join(row) + " |")
+    else:
+        print(f"\n# {facts}")
+        widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
+        for row in [header, *rows]:
+            print("  ".join(str(cell).ljust(width) if i == 0 else str(cell).rjust(width)
+                            for i, (cell, width) in enumerate(zip(row, widths))))
 
 
 @contextlib.contextmanager
-def _quiet_stdout():
+def _quiet_stdout(libc):
     sys.stdout.flush()
     saved = os.dup(1)
     with open(os.devnull, "wb") as null:
@@ -207,6 +357,7 @@ def _quiet_stdout():
         try:
             yield
         finally:
+            libc.fflush(None)  # the library's buffered lines go to /dev/null, not after the table
             os.dup2(saved, 1)
             os.close(saved)
 
