@@ -901,6 +901,8 @@ def _uneven_tints_doubtful(shapes: BoxShapes, grey: np.ndarray, geometry: BoardG
 #: mostly under a colour) is lit. Black boxes stay within two levels, JPEG and scaling included;
 #: the stipple is at least ten.
 LIT = 5.0
+#: Cells of at least this many of the caller's pixels show the hatching of point blocks.
+HATCHING_SHOWN_CELL = 40.0
 #: How sure the cells of two equal boxes that may be one box whose split is previewed are.
 CUT_BY_PREVIEW_CONFIDENCE = 0.5
 #: A wall is drawn solid; Kibitz's preview draws a dashed line across the box under the mouse:
@@ -936,8 +938,8 @@ def _line_solidity(grey: np.ndarray, geometry: BoardGeometry, vertical: bool, li
         if any(piece.size for piece in pieces) else None
     if band is None or band.shape[0] < 3:
         return 1.0
-    peak = int(np.argmax(band.mean(axis=1)))
-    profile = band[max(peak - 1, 0):peak + 2].mean(axis=0)
+    # the line's own pixels: a frame drawn beside a wall (the advice's dashed one) is no gap in it
+    profile = band[int(np.argmax(band.mean(axis=1)))]
     above = np.clip(profile - np.median(np.concatenate((band[0], band[-1]))), 0, None)
     middle = float(np.median(above))
     return float(np.percentile(above, 10)) / middle if middle > 0 else 1.0
@@ -950,8 +952,8 @@ def _previewed_splits(shapes: BoxShapes, grey: np.ndarray, geometry: BoardGeomet
     across its middle, where a wall between its halves would be), made doubtful: both lit inside
     alike (the advice's tints make two boxes so too), or the line between them broken. Both at
     once are that preview: the two are read as the one plain box, still doubtful. A box grey
-    inside without hatching (``unhatched``, taken as a point block) may be such a fill too (a
-    big board's stipple, its dots shrunk together)."""
+    inside without hatching (``unhatched``, taken as a point block; given only where the board
+    shows hatching) may be such a fill too (a big board's stipple, its dots shrunk together)."""
     plain = {box for box, kind in zip(shapes.boxes, shapes.kinds)
              if kind == PLAIN or (unhatched is not None and unhatched[box[1]:box[1] + box[3], box[0]:box[0] + box[2]].all())}
     boxes, kinds = list(shapes.boxes), list(shapes.kinds)
@@ -2293,7 +2295,11 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     walls = find_walls(straight[0], straight[1], geometry, offset, _drawn_lines(board.coloured, geometry.cell),
                        (straight[2], straight[3]))
     shapes = _uneven_tints_doubtful(group_boxes(cells, walls), grey, geometry, cells.advice, cells.tinted)
-    shapes = _previewed_splits(shapes, grey, geometry, _lit_cells(grey, geometry, cells.tinted), cells.unhatched)
+    # a grey box without hatching where the board's cells are big enough to show it is no point
+    # block seen poorly but maybe a fill: the preview's, its stipple's dots shrunk together
+    shows_hatching = board.in_caller_pixels(geometry)["cell"] >= HATCHING_SHOWN_CELL
+    shapes = _previewed_splits(shapes, grey, geometry, _lit_cells(grey, geometry, cells.tinted),
+                               cells.unhatched if shows_hatching else None)
     strokes = Strokes(grey, walls, geometry, offset)
     ink = strokes.ink()
     confidence = shapes.confidence.copy()
