@@ -191,6 +191,19 @@ def _spread(line):
 
 
 @kernel
+def _reslid(slide_index, line, along, table, heuristic, slid, slid_values):
+    """The heuristic of slide ``slide_index`` of a horizon node's board after a spawn put into
+    ``line`` (its row or column ``along``), from the node's slid lines (see :func:`horizon_chance`);
+    0 when the slide moves nothing."""
+    after = np.uint64(table[line])
+    others_moved = slid[slide_index, 5] & ~(np.uint64(1) << np.uint64(along))
+    along_total = slid_values[slide_index, 4] - slid_values[slide_index, along] + np.float64(heuristic[after])
+    crossing = slid[slide_index, 4] ^ (_spread(slid[slide_index, along] ^ after) << np.uint64(4 * along))
+    value = along_total + _line_sum(crossing, heuristic)
+    return value if (after != line) | (others_moved != 0) else 0.0
+
+
+@kernel
 def horizon_chance(board, left, right, heuristic, slid, slid_values):
     """The expected value of a chance node all of whose spawns lie at the horizon: the average
     over its spawns of :func:`best_leaf`, to the last bit, found faster.
@@ -229,25 +242,18 @@ def horizon_chance(board, left, right, heuristic, slid, slid_values):
         empties += 1
         row = cell >> 2
         column = cell & 3
+        row_line = (board >> np.uint64(16 * row)) & ROW_MASK
+        column_line = (columns >> np.uint64(16 * column)) & ROW_MASK
+        # The four slides written out, each without a branch, so the processor overlaps their
+        # table lookups; a slide that moves nothing counts 0, which the best (from 0) ignores.
         for tile in range(1, 3):
-            best = 0.0
-            for slide_index in range(4):
-                if slide_index < 2:
-                    along, position, lines = row, column, board
-                else:
-                    along, position, lines = column, row, columns
-                table = left if slide_index % 2 == 0 else right
-                line = ((lines >> np.uint64(16 * along)) & ROW_MASK) | np.uint64(tile << (4 * position))
-                after = np.uint64(table[line])
-                others_moved = slid[slide_index, 5] & ~(np.uint64(1) << np.uint64(along))
-                if after == line and others_moved == 0:
-                    continue
-                along_total = slid_values[slide_index, 4] - slid_values[slide_index, along] + np.float64(heuristic[after])
-                crossing = slid[slide_index, 4] ^ (_spread(slid[slide_index, along] ^ after) << np.uint64(4 * along))
-                value = along_total + _line_sum(crossing, heuristic)
-                if value > best:
-                    best = value
-            expected += (0.9 if tile == 1 else 0.1) * best
+            along_row = row_line | np.uint64(tile << (4 * column))
+            along_column = column_line | np.uint64(tile << (4 * row))
+            best = max(max(_reslid(0, along_row, row, left, heuristic, slid, slid_values),
+                           _reslid(1, along_row, row, right, heuristic, slid, slid_values)),
+                       max(_reslid(2, along_column, column, left, heuristic, slid, slid_values),
+                           _reslid(3, along_column, column, right, heuristic, slid, slid_values)))
+            expected += (0.9 if tile == 1 else 0.1) * max(best, 0.0)
     return expected / empties
 
 
@@ -261,13 +267,14 @@ def new_frames():
     """Scratch space for :func:`chance_value`, one row per chance node on the current path: the
     node's board, depth still to search, probability of each spawn cell, number of empty cells,
     the running sum, the spawn being tried (cell scan and tile), the best slide value after it and
-    which slide comes next, the four slides and the spawned board; and a horizon node's slides.
+    which slide comes next, the four slides and the spawned board; a horizon node's slides; and
+    the next spawn's board with its four slides, worked out ahead.
     A thread makes it once and reuses it for all its items."""
     return (np.zeros(MAX_LEVELS, np.uint64), np.zeros(MAX_LEVELS, np.int64), np.zeros(MAX_LEVELS, np.float64),
             np.zeros(MAX_LEVELS, np.int64), np.zeros(MAX_LEVELS, np.float64), np.zeros(MAX_LEVELS, np.int64),
             np.zeros(MAX_LEVELS, np.int64), np.zeros(MAX_LEVELS, np.float64), np.zeros(MAX_LEVELS, np.int64),
             np.zeros((MAX_LEVELS, 4), np.uint64), np.zeros(MAX_LEVELS, np.uint64), np.zeros((4, 6), np.uint64),
-            np.zeros((4, 5), np.float64))
+            np.zeros((4, 5), np.float64), np.zeros((MAX_LEVELS, 4), np.uint64), np.zeros(MAX_LEVELS, np.uint64))
 
 
 @kernel
@@ -286,7 +293,7 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
         counters[TABLE_HITS] += 1
         return value
     (boards, depth, cell_probability, empties, totals, cells, spawns, bests, directions, slides, spawned, slid,
-     slid_values) = frames
+     slid_values, ahead, ahead_spawned) = frames
 
     level = 0
     boards[0] = board
@@ -357,10 +364,31 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
             totals[level] += tile_probability * best_leaf(board_after_spawn, left, right, heuristic)
             directions[level] = SPAWN_DONE
             continue
+        if ahead_spawned[level] == board_after_spawn:
+            for direction in range(4):
+                slides[level, direction] = ahead[level, direction]
+        else:
+            _replies(board_after_spawn, left, right, slides[level])
+            for direction in range(4):
+                prefetch(table, _table_index(slides[level, direction], shift))
         spawned[level] = board_after_spawn
-        _replies(board_after_spawn, left, right, slides[level])
-        for direction in range(4):
-            prefetch(table, _table_index(slides[level, direction], shift))
+        # The spawn searched after this one, slid now so that its table slots load while this
+        # spawn's replies are searched: a 4 here if it is likely enough, else a 2 on the next
+        # empty cell (as likely as this spawn, so searched too).
+        following = np.uint64(0)
+        if spawns[level] == 0 and cell_probability[level] * 0.1 >= threshold:
+            following = current | (np.uint64(2) << np.uint64(4 * cells[level]))
+        else:
+            cell = cells[level] + 1
+            while cell < 16 and (current >> np.uint64(4 * cell)) & np.uint64(0xF) != 0:
+                cell += 1
+            if cell < 16:
+                following = current | (np.uint64(1) << np.uint64(4 * cell))
+        if following != 0:
+            _replies(following, left, right, ahead[level])
+            for direction in range(4):
+                prefetch(table, _table_index(ahead[level, direction], shift))
+        ahead_spawned[level] = following
         bests[level] = 0.0
         directions[level] = 0
 
