@@ -1,7 +1,8 @@
 """Follow mode on the live 2048 page: the real game plays in headless chromium, the test presses
-the keys (Kibitz's own best slide from its 2048 advisor), the page's screenshots, taken at any
-time (right after a key, mid-animation on purpose, settled) are the screen, and the follower is
-never touched. After every key the follower's position must be the page's own
+the keys (Kibitz's own best slide from its 2048 advisor), the page's screenshots are the screen,
+grabbed as the window's follow timer grabs it (every ``FOLLOW_MILLISECONDS`` during the animation,
+from a random phase, sometimes held still mid-animation, then settled), and the follower is never
+touched. After every key the follower's position must be the page's own
 (``localStorage["gameState"]``), and at the end the moves it played must be the real game's:
 every slide and every spawn, the spawn being where the page's board differs from the slide's
 result. Frames caught mid-animation never play a move that is not the real one.
@@ -17,6 +18,7 @@ import time
 import numpy as np
 import pytest
 
+from app.gui.capture import FOLLOW_MILLISECONDS
 from engines import GAMES
 from engines.g2048.state import Slide, Spawn, State
 from tests import real_pages
@@ -28,6 +30,8 @@ GAME = GAMES["2048"]
 KEY_OF_DIRECTION = {0: "up", 1: "right", 2: "down", 3: "left"}
 #: A wide layout small enough for quick screenshots (the board is 500 CSS pixels).
 VIEWPORT = (560, 760)
+#: The page's slide (100 ms) and its new tile's appearance (200 ms after 100 ms) end by then.
+ANIMATION_MILLISECONDS = 300
 
 
 @dataclasses.dataclass
@@ -152,15 +156,18 @@ def follow_game(browser, base_url: str, moves: int, seed: int, advisor_ms: float
             end = GAME.apply_chance(after_slide, spawn).state
             record.real_line += [slide, spawn]
             record.moves += 1
-            # frames at arbitrary times: straight away (the animation running), sometimes one
-            # held still mid-animation (fed twice, as a settled screen would be), then settled
+            # the frames the window's follow timer grabs during the animation: one every
+            # FOLLOW_MILLISECONDS from a random phase, each frozen at its time so that a slow
+            # screenshot on a loaded machine still shows that moment; sometimes one is held still
+            # (fed twice, as a screen that stopped mid-animation would be); then settled
             played_before = len(record.followed_line)
-            feed(page.screenshot(), True, end)
-            if rng.random() < 0.35:
-                page.freeze(float(rng.uniform(0, 320)))
-                frozen = page.screenshot()
-                feed(frozen, True, end)
-                feed(frozen, True, end)
+            held = int(rng.integers(0, 3)) if rng.random() < 0.35 else -1
+            moments = np.arange(rng.uniform(0, FOLLOW_MILLISECONDS), ANIMATION_MILLISECONDS, FOLLOW_MILLISECONDS)
+            for index, moment in enumerate(moments):
+                page.freeze(float(moment))
+                frame = page.screenshot()
+                for _ in range(2 if index == held else 1):
+                    feed(frame, True, end)
             page.settle()
             image = page.screenshot()
             for _ in range(4):  # until it is read (a change is read once it held for a frame)
