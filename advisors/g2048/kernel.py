@@ -6,13 +6,14 @@ heuristic instead. Chance nodes are remembered in a transposition table (direct-
 replace) with the depth still to search; a hit counts when it was searched at least as deep,
 however likely its node was, as in nneonneo's program. The table starts afresh for every decision.
 
-The search threads share one table and take work items (the chance nodes two moves below the root)
-one at a time from a shared counter, so both cores stay busy to the end and each finds what the
-other stored. Most of the work is at the horizon: :func:`horizon_chance` scores a node whose spawns
+Each root slide's subtree is searched by one thread, in a table of that thread's own, and its keys
+are salted with a number of its own, so it sees a table of its own, as each of nneonneo's top-level
+moves does: no slide's values depend on another's search, nor on the threads. Most of the work is
+at the horizon: :func:`horizon_chance` scores a node whose spawns
 all lie there by re-sliding only the line each spawn changes. An entry is 16 bytes: the
 value with the depth in its lowest 8 bits (2^-44 of the value), and a check word, the key XOR the
-first; an entry torn by two threads writing at once reads as a miss. The key is the board XOR a
-salt drawn for each decision, so the table is never cleared.
+first. The key is the board XOR a salt drawn for each root slide of each decision, so the table is
+never cleared.
 """
 
 from __future__ import annotations
@@ -434,18 +435,51 @@ def root_items(board, left, right, items, item_spawn, spawn_probability, spawn_d
 
 
 @kernel
-def item_values(items, item_spawn, spawn_probability, spawn_direction, count, depth_left, values, next_item, threshold,
-                left, right, heuristic, table, salts, shift, counters):
-    """Each thread of a decision runs this: it takes item after item from the shared counter
-    ``next_item`` and writes the item's value, searched ``depth_left`` moves deep, into ``values``."""
+def slide_order(item_spawn, spawn_direction, count, order):
+    """The root slides that have items, most items first, into ``order``; returns how many. A
+    thread takes a whole slide at a time, so handing out the largest first keeps the threads busy
+    to nearly the same end."""
+    sizes = np.zeros(4, np.int64)
+    for item in range(count):
+        sizes[spawn_direction[item_spawn[item]]] += 1
+    slides = 0
+    for _ in range(4):
+        largest = -1
+        for direction in range(4):
+            if sizes[direction] > 0 and (largest < 0 or sizes[direction] > sizes[largest]):
+                largest = direction
+        if largest < 0:
+            break
+        order[slides] = largest
+        slides += 1
+        sizes[largest] = 0
+    return slides
+
+
+@kernel
+def item_values(items, item_spawn, spawn_probability, spawn_direction, count, order, slides, depth_left, values,
+                next_slide, threshold, left, right, heuristic, table, salts, shift, counters):
+    """Each thread of a decision runs this with a table of its own: it takes root slide after
+    root slide (``order[:slides]``) from the shared counter ``next_slide`` and writes the value of
+    each of the slide's items, searched ``depth_left`` moves deep and in turn, into ``values``.
+
+    A slide's search finds in the table only what it stored itself (its own salt), and nothing it
+    stored is overwritten but by itself, so each slide's values are the same whichever thread
+    searched it and whatever that thread searched before: as many threads as wanted, the values of
+    one thread to the last bit."""
     frames = new_frames()
     while True:
-        item = fetch_add(next_item, 0, 1)
-        if item >= count:
+        taken = fetch_add(next_slide, 0, 1)
+        if taken >= slides:
             return
-        spawn = item_spawn[item]
-        values[item] = chance_value(items[item], depth_left, spawn_probability[spawn], threshold, left, right,
-                                    heuristic, table, salts[spawn_direction[spawn]], shift, frames, counters)
+        direction = order[taken]
+        salt = salts[direction]
+        for item in range(count):
+            spawn = item_spawn[item]
+            if spawn_direction[spawn] != direction:
+                continue
+            values[item] = chance_value(items[item], depth_left, spawn_probability[spawn], threshold, left, right,
+                                        heuristic, table, salt, shift, frames, counters)
 
 
 @kernel

@@ -88,12 +88,10 @@ MAX_ITEMS = 4 * MAX_SPAWNS
 
 
 class Expectimax:
-    """nneonneo-style expectimax. The chance nodes two moves below the root (slide, spawn, reply)
-    are shared out among ``threads`` workers (the kernel releases the GIL), which take them one at a
-    time and share one transposition table, started afresh for every decision.
-
-    With one thread a decision's values are the same on every run; with more they can differ in
-    the last digits, as the threads' timing decides which of them stores a shared node first.
+    """nneonneo's expectimax. The root slides are shared out among ``threads`` workers (the kernel
+    releases the GIL), which take them one at a time, largest first, each with a transposition
+    table of its own; each slide's search sees a table of its own, started afresh, as in nneonneo's
+    program. So a decision's values are the same on every run and with any number of threads.
     One decision at a time per instance (a lock guards it)."""
 
     def __init__(self, weights: heuristic.Weights = heuristic.PUBLISHED, threshold: float = PROBABILITY_THRESHOLD,
@@ -102,22 +100,26 @@ class Expectimax:
         limits.check_int(table_bits, "the table size (bits)", 1, 40)
         if not 0 < threshold <= 1:
             raise NotationError(f"the probability threshold is {threshold!r}; it must be above 0 and at most 1")
-        # The transposition table: two 64-bit words a slot.
-        limits.check_memory(f"a transposition table of 2^{table_bits} slots", 16 << table_bits, field="the table size")
+        # A transposition table per thread: two 64-bit words a slot.
+        limits.check_memory(f"{min(threads, 4)} transposition tables of 2^{table_bits} slots",
+                            16 * min(threads, 4) << table_bits, field="the table size")
         self.weights = weights
         self.threshold = threshold
         self.threads = threads
+        # A worker searches whole root slides, so more than four would idle.
+        workers = min(threads, 4)
         self._heuristic = heuristic.row_table(weights.as_array())
-        self._table = np.zeros((1 << table_bits, 2), np.uint64)
+        self._tables = [np.zeros((1 << table_bits, 2), np.uint64) for _ in range(workers)]
         self._shift = np.uint64(64 - table_bits)
-        self._counters = [np.zeros(2, np.int64) for _ in range(threads)]
+        self._counters = [np.zeros(2, np.int64) for _ in range(workers)]
         self._items = np.zeros(MAX_ITEMS, np.uint64)
         self._item_spawn = np.zeros(MAX_ITEMS, np.int64)
         self._values = np.zeros(MAX_ITEMS, np.float64)
         self._spawn_probability = np.zeros(MAX_SPAWNS, np.float64)
         self._spawn_direction = np.zeros(MAX_SPAWNS, np.int64)
-        self._next_item = np.zeros(1, np.int64)
-        self._pool = ThreadPoolExecutor(threads - 1, thread_name_prefix="expectimax") if threads > 1 else None
+        self._next_slide = np.zeros(1, np.int64)
+        self._slide_order = np.zeros(4, np.int64)
+        self._pool = ThreadPoolExecutor(workers - 1, thread_name_prefix="expectimax") if workers > 1 else None
         self._salts = np.random.default_rng(2048)
         self._lock = threading.Lock()
 
@@ -128,15 +130,16 @@ class Expectimax:
         count, spawns = kernel.root_items(board, engine_kernel.LEFT_TABLE, engine_kernel.RIGHT_TABLE, self._items,
                                           self._item_spawn, self._spawn_probability, self._spawn_direction,
                                           self._counters[0])
-        self._next_item[0] = 0
+        slides = kernel.slide_order(self._item_spawn, self._spawn_direction, count, self._slide_order)
+        self._next_slide[0] = 0
 
         def work(index: int) -> None:
             kernel.item_values(self._items, self._item_spawn, self._spawn_probability, self._spawn_direction, count,
-                               depth - 1, self._values, self._next_item, self.threshold, engine_kernel.LEFT_TABLE,
-                               engine_kernel.RIGHT_TABLE, self._heuristic, self._table, salts, self._shift,
-                               self._counters[index])
+                               self._slide_order, slides, depth - 1, self._values, self._next_slide, self.threshold,
+                               engine_kernel.LEFT_TABLE, engine_kernel.RIGHT_TABLE, self._heuristic,
+                               self._tables[index], salts, self._shift, self._counters[index])
 
-        helpers = ([self._pool.submit(work, index) for index in range(1, min(self.threads, count))]
+        helpers = ([self._pool.submit(work, index) for index in range(1, min(len(self._tables), slides))]
                    if self._pool is not None else [])
         work(0)
         for helper in helpers:
