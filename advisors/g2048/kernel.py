@@ -168,16 +168,13 @@ def best_leaf(board, left, right, heuristic):
         to_right |= np.uint64(right[row]) << shift
         up |= np.uint64(left[column]) << shift
         down |= np.uint64(right[column]) << shift
-    best = 0.0
-    if to_left != board:
-        best = max(best, _line_sum(to_left, heuristic) + _line_sum(transpose(to_left), heuristic))
-    if to_right != board:
-        best = max(best, _line_sum(to_right, heuristic) + _line_sum(transpose(to_right), heuristic))
-    if up != columns:
-        best = max(best, _line_sum(up, heuristic) + _line_sum(transpose(up), heuristic))
-    if down != columns:
-        best = max(best, _line_sum(down, heuristic) + _line_sum(transpose(down), heuristic))
-    return best
+    # All four scored without a branch, so their lookups overlap; one that moves nothing counts 0.
+    value_left = _line_sum(to_left, heuristic) + _line_sum(transpose(to_left), heuristic)
+    value_right = _line_sum(to_right, heuristic) + _line_sum(transpose(to_right), heuristic)
+    value_up = _line_sum(up, heuristic) + _line_sum(transpose(up), heuristic)
+    value_down = _line_sum(down, heuristic) + _line_sum(transpose(down), heuristic)
+    return max(max(max(value_left if to_left != board else 0.0, value_right if to_right != board else 0.0),
+                   max(value_up if up != columns else 0.0, value_down if down != columns else 0.0)), 0.0)
 
 
 COLUMN_NIBBLES = np.uint64(0x000F000F000F000F)
