@@ -302,36 +302,49 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
     cells[0] = -1
     spawns[0] = 1
     directions[0] = SPAWN_DONE
+    # Counted here and written once at the end: an array's count in memory would chain every step.
+    evaluations = 0
+    hits = 0
     while True:
         direction = directions[level]
         if direction < 4:
-            directions[level] = direction + 1
-            after = slides[level, direction]
-            counters[EVALUATIONS] += 1
-            if after == spawned[level]:
-                continue
+            # The replies of the spawn being tried, in one loop while their values are at hand (in
+            # the table, or a horizon node's); a reply to search deeper leaves it for its own frame.
+            after_spawn = spawned[level]
             child_depth = depth[level] - 1
-            hit, value = _probe(table, _table_index(after, shift), after ^ salt, child_depth)
-            if hit:
-                counters[TABLE_HITS] += 1
-            elif child_depth <= 1 or cell_probability[level] * (0.9 if spawns[level] == 0 else 0.1) * 0.9 < threshold * empty_count(after):
-                counters[EVALUATIONS] += 8 * empty_count(after)
-                value = horizon_chance(after, left, right, heuristic, slid, slid_values)
-                _store(table, _table_index(after, shift), after ^ salt, child_depth, value)
-            else:
+            child_probability = cell_probability[level] * (0.9 if spawns[level] == 0 else 0.1)
+            best = bests[level]
+            deeper = np.uint64(0)
+            while direction < 4:
+                after = slides[level, direction]
+                direction += 1
+                evaluations += 1
+                if after == after_spawn:
+                    continue
+                hit, value = _probe(table, _table_index(after, shift), after ^ salt, child_depth)
+                if hit:
+                    hits += 1
+                elif child_depth <= 1 or child_probability * 0.9 < threshold * empty_count(after):
+                    evaluations += 8 * empty_count(after)
+                    value = horizon_chance(after, left, right, heuristic, slid, slid_values)
+                    _store(table, _table_index(after, shift), after ^ salt, child_depth, value)
+                else:
+                    deeper = after
+                    break
+                if value > best:
+                    best = value
+            bests[level] = best
+            directions[level] = direction
+            if deeper != 0:
                 level += 1
-                boards[level] = after
+                boards[level] = deeper
                 depth[level] = child_depth
-                empties[level] = empty_count(after)
-                cell_probability[level] = (cell_probability[level - 1] * (0.9 if spawns[level - 1] == 0 else 0.1)
-                                           / empties[level])
+                empties[level] = empty_count(deeper)
+                cell_probability[level] = child_probability / empties[level]
                 totals[level] = 0.0
                 cells[level] = -1
                 spawns[level] = 1
                 directions[level] = SPAWN_DONE
-                continue
-            if value > bests[level]:
-                bests[level] = value
             continue
         if direction == 4:
             totals[level] += (0.9 if spawns[level] == 0 else 0.1) * bests[level]
@@ -350,6 +363,8 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
                 value = totals[level] / empties[level]
                 _store(table, _table_index(current, shift), current ^ salt, depth[level], value)
                 if level == 0:
+                    counters[EVALUATIONS] += evaluations
+                    counters[TABLE_HITS] += hits
                     return value
                 level -= 1
                 if value > bests[level]:
@@ -358,7 +373,7 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
         tile_probability = 0.9 if spawns[level] == 0 else 0.1
         board_after_spawn = current | (np.uint64(spawns[level] + 1) << np.uint64(4 * cells[level]))
         if depth[level] <= 1 or cell_probability[level] * tile_probability < threshold:
-            counters[EVALUATIONS] += 4
+            evaluations += 4
             totals[level] += tile_probability * best_leaf(board_after_spawn, left, right, heuristic)
             directions[level] = SPAWN_DONE
             continue
