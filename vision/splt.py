@@ -44,6 +44,10 @@ How it reads:
    a pixel near the line (an annotation crossing a wall bridges it). Adjacent cells of the same
    kind belong to the same box unless a wall runs between them; the boxes are the connected
    groups, which must be rectangles (checked by the engine: power-of-two sides, no overlap).
+   Kibitz previews the split of the box under the mouse by filling it (a stipple) and drawing a
+   dashed line across its middle, just where a wall between its halves would be: two equal
+   plain boxes side by side, both lit inside, or with a broken line between them, are doubtful;
+   with both, they are read as the one box (still doubtful).
 6. **Numbers.** The digits are drawn in the walls' grey: their strokes are the ridges (brighter
    than both sides, by a share of the walls' own ridge) that are not walls, solid (the gap
    between two digits stays dark) and straight. In the middle of each point block (and left and
@@ -934,10 +938,10 @@ def _line_solidity(grey: np.ndarray, geometry: BoardGeometry, vertical: bool, li
     along = geometry.y_edge if vertical else geometry.x_edge
     low, high = max(centre - reach, 0), min(centre + reach + 1, image.shape[0])
     pieces = [image[low:high, int(np.ceil(along(k + 0.2))):int(along(k + 0.8))] for k in range(first, first + count)]
-    band = np.concatenate([piece for piece in pieces if piece.size], axis=1).astype(np.float32) \
-        if any(piece.size for piece in pieces) else None
-    if band is None or band.shape[0] < 3:
+    pieces = [piece for piece in pieces if piece.size]
+    if not pieces or high - low < 3:
         return 1.0
+    band = np.concatenate(pieces, axis=1).astype(np.float32)
     # the line's own pixels: a frame drawn beside a wall (the advice's dashed one) is no gap in it
     profile = band[int(np.argmax(band.mean(axis=1)))]
     above = np.clip(profile - np.median(np.concatenate((band[0], band[-1]))), 0, None)
@@ -974,9 +978,10 @@ def _previewed_splits(shapes: BoxShapes, grey: np.ndarray, geometry: BoardGeomet
             confidence[y:bottom, x:right] = np.minimum(confidence[y:bottom, x:right], CUT_BY_PREVIEW_CONFIDENCE)
             if both_lit and broken:
                 merged |= {(x, y, w, h), other}
-                index = boxes.index((x, y, w, h))
-                boxes[index], kinds[index] = (x, y, right - x, bottom - y), PLAIN
-                del kinds[boxes.index(other)], boxes[boxes.index(other)]
+                boxes[boxes.index((x, y, w, h))] = (x, y, right - x, bottom - y)
+                kinds[boxes.index((x, y, right - x, bottom - y))] = PLAIN
+                gone = boxes.index(other)
+                del boxes[gone], kinds[gone]
                 problems.append(f"a dashed line across the lit box at ({x},{y}): its split previewed, read as one box")
             else:
                 why = "both lit inside" if both_lit else "the line between them broken"
