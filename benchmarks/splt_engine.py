@@ -1,70 +1,359 @@
-"""SPL-T engine speed: random playouts (one core) and record replays, with the spec's anchors.
+"""SPL-T engine speed beside josh-holder's Python emulator, run live: random games and record replays.
 
-    python benchmarks/splt_engine.py [--seconds 10]
+    python benchmarks/splt_engine.py --anchor ../anchors/SPLT [--rounds 8] [--games 20] [--markdown]
+    python benchmarks/splt_engine.py                 # Kibitz alone: the anchor is absent
 
-Both engine paths run in the same process, one after the other. The anchors are the figures of
-josh-holder/SPLT's Python emulator measured in shared/specs/splt.md section 4.2 on a 2-core
-virtual machine of the same kind as ours.
+The anchor is the SPL-T emulator of https://github.com/josh-holder/SPLT (measured at commit
+86d8fbe26d02418a66b2f12eccb9302d3cd64cc4): its ``core_update.py`` and the ``weighting.py`` (and
+``weighting_new.py``) it imports, plain Python 3 with the standard library only. Whoever runs the
+benchmark fetches it outside Kibitz; there is nothing to build::
+
+    git clone https://github.com/josh-holder/SPLT ../anchors/SPLT
+
+``--anchor PATH`` is that checkout. Its modules are imported into this process from PATH (a
+``sys.path`` entry): it is Python like Kibitz's driver, so one interpreter pinned to one core
+(``--core``) runs both in turn with nothing between them, where a second process would only add a
+pipe per batch. Each of its splits is ``core_update.makeMove(board, index, calcWeights=False)``:
+the whole turn and the cluster table its next turn reads (``weighting.findCluster``), without the
+move weights of its heuristic player, which are no part of the rules.
+
+Workloads, the same on both sides, in rounds: the anchor's batch, then Kibitz's, round after round.
+
+- Uniform random games from the empty board: round ``r`` plays ``--games`` games from seed
+  ``--seed + r``. Kibitz's side is the numba playout kernel (``engines.splt.fast.random_playouts``);
+  the anchor is driven by the kernel's own random words (``fast.playout_words``): at each split it
+  splits ``legal[word % len(legal)]`` of its legal boxes in box-list order, as the kernel does, so
+  both play the very same games. Every game's final split count and score are compared.
+- Replays of the record index files in ``shared/data/splt`` (``KIBITZ_REFERENCE_DATA``): both
+  replay the file's box indices from the empty board (``fast.replay_indices`` on Kibitz's side);
+  the final split count and score are compared, and that the game is over.
+
+Kibitz repeats its batch until it has run ``--kibitz-seconds`` (its batches are a thousand times
+shorter than the anchor's). Printed: splits per second on each side (all rounds), the ratio, the
+median of the per-round ratios with their 10th-90th percentiles, the games compared and the
+mismatches, the load average before and after. ``--markdown`` prints a Markdown table with the
+machine, the date and the anchor's commit.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import inspect
 import os
+import platform
+import re
+import subprocess
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.cli.games.splt import playout_table  # noqa: E402
-from engines import GAMES  # noqa: E402
+import numpy as np  # noqa: E402
 
-TARGET_SPLITS_PER_SECOND = 200_000
-ANCHOR_EMULATOR_SPLITS_PER_SECOND = 1_900  # uniform random games, 20.5 games/s
-ANCHOR_REPLAY_SECONDS = {"1053seq.txt": 1.8, "1133seq.txt": 1.7, "1196seq.txt": 1.7}
+from engines.splt import Move, State, fast, reference  # noqa: E402
+
+ANCHOR_REPOSITORY = "https://github.com/josh-holder/SPLT"
+ANCHOR_MEASURED_COMMIT = "86d8fbe26d02418a66b2f12eccb9302d3cd64cc4"
+TARGET_RATIO = 300
+RECORDS = ("1053seq.txt", "1133seq.txt", "1196seq.txt")
 
 
-def _data_dir() -> Path | None:
+# -- the games, on any implementation of the rules ---------------------------------------------------
+
+class ReferenceGame:
+    """Kibitz's plain-Python rules (``engines.splt.reference``) behind the driver's four calls."""
+
+    def start(self) -> None:
+        self.state = State()
+
+    def legal(self) -> list[int]:
+        orientation = self.state.orientation
+        return [index for index, box in enumerate(self.state.boxes) if box.can_split(orientation)]
+
+    def play(self, index: int) -> None:
+        self.state = reference.play(self.state, Move.of(self.state.boxes[index])).state
+
+    def result(self) -> tuple[int, int]:
+        return self.state.splits, self.state.score
+
+
+class AnchorGame:
+    """josh-holder's emulator (its ``core_update`` module) behind the driver's four calls."""
+
+    def __init__(self, emulator) -> None:
+        self.emulator = emulator
+        # its move weights are the heuristic player's, not the rules; older commits compute none
+        self.options = {"calcWeights": False} if "calcWeights" in inspect.signature(emulator.makeMove).parameters else {}
+
+    def start(self) -> None:
+        self.board = self.emulator.Board(8, 16)
+
+    def legal(self) -> list[int]:
+        return self.board.getMoveOptions()
+
+    def play(self, index: int) -> None:
+        self.emulator.makeMove(self.board, index, **self.options)
+
+    def result(self) -> tuple[int, int]:
+        return len(self.board.splitRecord), self.board.score
+
+
+def uniform_games(game, seed: int, games: int) -> list[tuple[int, int]]:
+    """(splits, score) at the end of each of ``games`` uniform random games from the empty board,
+    the choices drawn as the numba kernel draws them for ``seed``: the kernel's very games."""
+    words = fast.playout_words(seed)
+    ends = []
+    for _ in range(games):
+        game.start()
+        legal = game.legal()
+        while legal:
+            game.play(legal[next(words) % len(legal)])
+            legal = game.legal()
+        ends.append(game.result())
+    return ends
+
+
+def kibitz_uniform_games(seed: int, games: int) -> list[tuple[int, int]]:
+    lengths, scores, _ = fast.random_playouts(State(), games, seed)
+    return list(zip(lengths.tolist(), scores.tolist()))
+
+
+def replay_on(game, indices: list[int]) -> tuple[int, int, bool]:
+    """(splits, score, game over) after splitting the boxes ``indices`` names, in turn."""
+    game.start()
+    for index in indices:
+        game.play(index)
+    return (*game.result(), not game.legal())
+
+
+def kibitz_replay(indices: list[int]) -> tuple[int, int, bool]:
+    replayed = fast.replay_indices(State(), indices)
+    return replayed.state.splits, replayed.state.score, replayed.played == len(indices) and replayed.state.is_over()
+
+
+def record_indices(text: str) -> list[int]:
+    """The box indices of an index-list file (``[0, 1, 1, ...]``, brackets optional)."""
+    return [int(token) for token in re.findall(r"\d+", text)]
+
+
+# -- the anchor and the machine -------------------------------------------------------------------
+
+def load_anchor(path: Path):
+    """josh-holder's ``core_update`` module from the checkout at ``path``, or the reason it is absent."""
+    if not (path / "core_update.py").is_file():
+        return None, f"{path} has no core_update.py"
+    sys.path.insert(0, str(path.resolve()))
+    try:
+        return importlib.import_module("core_update"), ""
+    except Exception as error:  # noqa: BLE001 - whatever its import raises, the anchor is absent
+        return None, f"importing {path / 'core_update.py'} failed: {type(error).__name__}: {error}"
+
+
+def anchor_commit(path: Path) -> str:
+    try:
+        result = subprocess.run(["git", "-C", str(path), "rev-parse", "HEAD"], capture_output=True, text=True,
+                                timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    return result.stdout.strip() if result.returncode == 0 and result.stdout.strip() else "unknown"
+
+
+def machine() -> str:
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores"
+
+
+def data_dir() -> Path | None:
     configured = os.environ.get("KIBITZ_REFERENCE_DATA")
     path = Path(configured) if configured else Path(__file__).resolve().parents[2] / "shared" / "data"
     return path / "splt" if (path / "splt").is_dir() else None
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=10.0, help="time per engine path")
-    args = parser.parse_args()
+# -- timing ---------------------------------------------------------------------------------------
 
-    numba_row, python_row = playout_table(args.seconds)
-    print("SPL-T random playouts from the empty board, one core")
-    print(f"{'engine':<26} {'splits/s':>10} {'games/s':>9} {'games':>9} {'mean len':>9} {'min':>4} {'max':>4}")
-    for row in (numba_row, python_row):
-        print(
-            f"{row.path:<26} {row.splits_per_second:>10,.0f} {row.games_per_second:>9,.1f} {row.games:>9,} "
-            f"{row.mean_length:>9.1f} {row.shortest:>4} {row.longest:>4}"
-        )
-    print(f"{'anchor: reference emulator':<26} {ANCHOR_EMULATOR_SPLITS_PER_SECOND:>10,} {20.5:>9,.1f} "
-          f"{200:>9,} {93.8:>9.1f} {7:>4} {247:>4}")
-    print(f"numba target: >= {TARGET_SPLITS_PER_SECOND:,} splits/s -> "
-          f"{'met' if numba_row.splits_per_second >= TARGET_SPLITS_PER_SECOND else 'NOT met'}; "
-          f"numba / our Python path = {numba_row.splits_per_second / python_row.splits_per_second:,.0f}x; "
-          f"numba / reference emulator = {numba_row.splits_per_second / ANCHOR_EMULATOR_SPLITS_PER_SECOND:,.0f}x")
+@dataclass
+class Workload:
+    """One workload's batches: splits and seconds per round on each side, and the checks."""
 
-    data = _data_dir()
-    if data is None:
-        print("\n(record replays skipped: shared/data/splt not found; set KIBITZ_REFERENCE_DATA)")
-        return 0
-    game = GAMES["splt"]
-    print("\nRecord replays (parse the index file, then replay every split)")
-    print(f"{'file':<14} {'splits':>6} {'score':>8} {'ours (s)':>9} {'anchor (s)':>10}")
-    game.replay_line(game.parse_sequence((data / "1196seq.txt").read_text()))  # warm caches
-    for name, anchor in ANCHOR_REPLAY_SECONDS.items():
-        began = time.perf_counter()
-        final = game.replay_line(game.parse_sequence((data / name).read_text()))
-        elapsed = time.perf_counter() - began
-        print(f"{name:<14} {final.splits:>6} {final.score:>8} {elapsed:>9.3f} {anchor:>10.1f}")
-    return 0
+    name: str
+    kibitz_splits: list[int] = field(default_factory=list)
+    kibitz_seconds: list[float] = field(default_factory=list)
+    anchor_splits: list[int] = field(default_factory=list)
+    anchor_seconds: list[float] = field(default_factory=list)
+    compared: int = 0
+    mismatches: list[str] = field(default_factory=list)
+    note: str = ""
+
+    def rate(self, side: str) -> float:
+        splits, seconds = getattr(self, f"{side}_splits"), getattr(self, f"{side}_seconds")
+        return sum(splits) / sum(seconds) if seconds else float("nan")
+
+    def ratios(self) -> list[float]:
+        return [(ks / kt) / (a_s / at) for ks, kt, a_s, at in
+                zip(self.kibitz_splits, self.kibitz_seconds, self.anchor_splits, self.anchor_seconds)]
+
+
+def timed(work):
+    began = time.perf_counter()
+    result = work()
+    return result, time.perf_counter() - began
+
+
+def timed_repeatedly(work, seconds: float):
+    """``work()``'s first result, how many times it ran and how long that took (at least ``seconds``)."""
+    began = time.perf_counter()
+    first = work()
+    calls = 1
+    while time.perf_counter() - began < seconds:
+        work()
+        calls += 1
+    return first, calls, time.perf_counter() - began
+
+
+def run(anchor, records: dict[str, list[int]], rounds: int, games: int, seed: int,
+        kibitz_seconds: float) -> list[Workload]:
+    """Every round: the anchor's random games, then Kibitz's; then each record, the anchor's
+    replay, then Kibitz's."""
+    random_games = Workload(f"uniform random games ({games} a round, seeds {seed}-{seed + rounds - 1})")
+    replays = {name: Workload(f"replay of {name}") for name in records}
+    for round_number in range(rounds):
+        round_seed = seed + round_number
+        theirs = None
+        if anchor is not None:
+            theirs, seconds = timed(lambda: uniform_games(anchor, round_seed, games))
+            random_games.anchor_splits.append(sum(splits for splits, _ in theirs))
+            random_games.anchor_seconds.append(seconds)
+        ours, calls, seconds = timed_repeatedly(lambda: kibitz_uniform_games(round_seed, games), kibitz_seconds)
+        random_games.kibitz_splits.append(calls * sum(splits for splits, _ in ours))
+        random_games.kibitz_seconds.append(seconds)
+        if theirs is not None:
+            random_games.compared += games
+            random_games.mismatches += [
+                f"seed {round_seed} game {number}: anchor {a[0]} splits {a[1]:,} points, Kibitz {k[0]} splits "
+                f"{k[1]:,} points" for number, (a, k) in enumerate(zip(theirs, ours)) if a != k]
+        for name, indices in records.items():
+            workload = replays[name]
+            theirs = None
+            if anchor is not None:
+                theirs, seconds = timed(lambda: replay_on(anchor, indices))
+                workload.anchor_splits.append(len(indices))
+                workload.anchor_seconds.append(seconds)
+            ours, calls, seconds = timed_repeatedly(lambda: kibitz_replay(indices), kibitz_seconds)
+            workload.kibitz_splits.append(calls * len(indices))
+            workload.kibitz_seconds.append(seconds)
+            workload.note = f"{ours[0]} splits, {ours[1]:,} points, {'over' if ours[2] else 'NOT over'}"
+            if theirs is not None:
+                workload.compared += 1
+                if theirs != ours:
+                    workload.mismatches.append(f"{name}: anchor {theirs}, Kibitz {ours}")
+        print(f"  round {round_number + 1}/{rounds} done, load {os.getloadavg()[0]:.2f}", file=sys.stderr, flush=True)
+    return [random_games, *replays.values()]
+
+
+def _spread(values: list[float]) -> str:
+    if not values:
+        return ""
+    return (f"{np.median(values):,.0f}x ({np.percentile(values, 10):,.0f}-{np.percentile(values, 90):,.0f})")
+
+
+def table(workloads: list[Workload], with_anchor: bool) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+    header = ("workload", "Kibitz splits/s", "anchor splits/s", "ratio", "median ratio (10th-90th pct)",
+              "same games")
+    rows = []
+    for workload in workloads:
+        if with_anchor:
+            same = f"{workload.compared - len(workload.mismatches)}/{workload.compared}"
+            rows.append((workload.name, f"{workload.rate('kibitz'):,.0f}", f"{workload.rate('anchor'):,.0f}",
+                         f"{workload.rate('kibitz') / workload.rate('anchor'):,.0f}x", _spread(workload.ratios()),
+                         same))
+        else:
+            rows.append((workload.name, f"{workload.rate('kibitz'):,.0f}", "absent", "", "", ""))
+    return header, rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--anchor", type=Path, default=None,
+                        help=f"a checkout of {ANCHOR_REPOSITORY} (git clone it; nothing to build)")
+    parser.add_argument("--rounds", type=int, default=8, help="rounds of every workload (default 8)")
+    parser.add_argument("--games", type=int, default=20, help="random games per round (default 20)")
+    parser.add_argument("--seed", type=int, default=1, help="the first round's seed (default 1)")
+    parser.add_argument("--kibitz-seconds", type=float, default=0.2,
+                        help="Kibitz repeats each batch for at least this long (default 0.2)")
+    parser.add_argument("--records", nargs="*", default=list(RECORDS),
+                        help=f"record index files in shared/data/splt to replay (default {' '.join(RECORDS)})")
+    parser.add_argument("--core", type=int, default=None, help="the core to pin to (default the last one allowed)")
+    parser.add_argument("--markdown", action="store_true", help="print the result as a Markdown table")
+    args = parser.parse_args(argv)
+    if args.rounds < 1 or args.games < 1:
+        parser.error("--rounds and --games must be at least 1")
+
+    anchor, absent = None, f"no --anchor given (git clone {ANCHOR_REPOSITORY}, measured at {ANCHOR_MEASURED_COMMIT})"
+    if args.anchor is not None:
+        emulator, absent = load_anchor(args.anchor)
+        anchor = AnchorGame(emulator) if emulator is not None else None
+    if anchor is None:
+        print(f"# anchor absent: {absent}; timing Kibitz alone", flush=True)
+
+    records: dict[str, list[int]] = {}
+    data = data_dir()
+    if data is None and args.records:
+        print("# record replays skipped: shared/data/splt not found (set KIBITZ_REFERENCE_DATA)", flush=True)
+    elif data is not None:
+        for name in args.records:
+            records[name] = record_indices((data / name).read_text(encoding="utf-8"))
+
+    everywhere = os.sched_getaffinity(0)
+    core = args.core if args.core is not None else max(everywhere)
+    os.sched_setaffinity(0, {core})
+    try:
+        kibitz_uniform_games(args.seed, 2)  # compile or load the kernels before any timing
+        kibitz_replay([0, 1, 1])
+        if anchor is not None:
+            uniform_games(anchor, args.seed, 1)
+        load_before = os.getloadavg()
+        workloads = run(anchor, records, args.rounds, args.games, args.seed, args.kibitz_seconds)
+        load_after = os.getloadavg()
+    finally:
+        os.sched_setaffinity(0, everywhere)
+
+    header, rows = table(workloads, anchor is not None)
+    commit = anchor_commit(args.anchor) if anchor is not None else "absent"
+    facts = (f"SPL-T, one core (core {core}), {args.rounds} rounds, anchor then Kibitz each round; load average "
+             f"{load_before[0]:.2f} before, {load_after[0]:.2f} after; {machine()}; "
+             f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; josh-holder/SPLT commit {commit}")
+    if args.markdown:
+        print(f"\n{facts}\n")
+        print("| " + " | ".join(header) + " |")
+        print("|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|")
+        for row in rows:
+            print("| " + " | ".join(row) + " |")
+    else:
+        print(f"\n# {facts}")
+        widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
+        for row in [header, *rows]:
+            print("  ".join(str(cell).ljust(width) if i == 0 else str(cell).rjust(width)
+                            for i, (cell, width) in enumerate(zip(row, widths))))
+    for workload in workloads[1:]:
+        print(f"# {workload.name}: Kibitz {workload.note}")
+    mismatches = [line for workload in workloads for line in workload.mismatches]
+    for line in mismatches:
+        print(f"# MISMATCH {line}")
+    if anchor is not None:
+        ratio = workloads[0].rate("kibitz") / workloads[0].rate("anchor")
+        print(f"# target >= {TARGET_RATIO}x the anchor's splits/s in random games: "
+              f"{'met' if ratio >= TARGET_RATIO else 'NOT met'} ({ratio:,.0f}x); {len(mismatches)} mismatches")
+    return 1 if mismatches else 0
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ index list, random playouts.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -182,3 +183,19 @@ def random_playouts(state: State, games: int, seed: int) -> tuple[np.ndarray, np
         boxes, count, state.splits, state.rules.flags(), games, seed, lengths, scores
     )
     return lengths, scores, int(total)
+
+
+_WORD = (1 << 64) - 1
+
+
+def playout_words(seed: int) -> Iterator[int]:
+    """The random words :func:`random_playouts` draws for ``seed``, in plain Python: a player that
+    splits ``legal[word % len(legal)]`` (the legal boxes in box-list order), one word per split
+    and its games one after the other, plays the kernel's very games. For benchmarks and tests
+    that drive other implementations of the rules through the same games."""
+    state = (seed * 0x9E3779B97F4A7C15 + 1) & _WORD  # as kernel.random_playouts seeds its state
+    while True:  # kernel.next_random
+        state ^= state >> 12
+        state ^= (state << 25) & _WORD
+        state ^= state >> 27
+        yield (state * 2685821657736338717) & _WORD
