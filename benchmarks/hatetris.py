@@ -1,13 +1,58 @@
 """HATETRIS speed and strength beside the anchors of spec 4.
 
-1. Children of a well: the AI's choice (all seven pieces' resting placements and the wells they
-   leave) plus the chosen piece's child wells, averaged over every well of the archived record
-   games. Anchor: David & Felipe's Rust, 48 us with waveforms (spec 4.2).
+1. Children of a well, beside David & Felipe's own Rust (``--anchor PATH``): the AI's choice (all
+   seven pieces' reachable resting placements, rated) and the chosen piece's distinct child wells,
+   for every well of the archived HATETRIS record games (2,503 wells). Kibitz runs
+   ``engines.hatetris.kernel.children_of_well`` in a compiled loop (no interpreter time); the
+   anchor runs its own ``single_move`` (src/emulator.rs) in a small harness. Both are pinned to one
+   core (``--core``) and run in turn, anchor batch then Kibitz batch, ``--rounds`` times, each
+   batch ``--passes`` passes over all the wells. Printed: microseconds per well of each (median of
+   the rounds, CPU time of the running thread, and wall time), the speed-up (anchor time / Kibitz
+   time) as the median of the per-round ratios with the 10th-90th percentiles, the load average
+   before and after, and the exactness check: at every well the piece Kibitz's kernel chooses must
+   be the piece the anchor chooses and the child wells must be the same set (mismatches are
+   counted and printed). ``--markdown`` prints the result as a Markdown table with the machine,
+   the date and the anchor's commit. Without the anchor it says so and times Kibitz alone.
 2. Beam searches from the empty well at the widths asked (default 1,000, 10,000 and 100,000) on
    all cores: lines reached, pieces, minutes, wells scored per second. Anchor: the 2010-2017 record
    of 31 lines, to be reached within 30 minutes; the best game's Base2048 replay is printed.
 
+    python benchmarks/hatetris.py --anchor ../anchors/HATETRIS-public-beamsearch --children-only [--markdown]
     python benchmarks/hatetris.py [--widths 1000,10000,100000] [--minutes 30] [--lookahead 0]
+
+The anchor: David & Felipe's beam search, https://github.com/thecog19/HATETRIS-public-beamsearch
+(measured at commit d0f6b2f3c8fa4c28bcc314170f595ff72839b10a), fetched by whoever runs the
+benchmark, outside Kibitz::
+
+    git clone https://github.com/thecog19/HATETRIS-public-beamsearch
+
+PATH is that checkout. Nothing of it is copied into Kibitz: the benchmark writes its own small
+harness (a ``main.rs`` that includes the checkout's ``src/constants.rs``, ``emulator.rs``,
+``masks.rs``, ``pieces.rs`` and ``types.rs`` unchanged, by path) into a temporary folder and
+compiles it with ``rustc`` at the anchor's release settings (Cargo.toml: opt-level 3, lto "fat",
+codegen-units 1, debug info; .cargo/config.toml: target-cpu=native). Those files use five crates
+(fnv, lazy_static, rand, rand_distr, savefile) that ``single_move`` does not need except
+lazy_static; crate registries may be out of reach, so the harness gets small stand-ins: lazy_static
+as ``std::sync::LazyLock`` statics, fnv's maps as std's HashMap, a ``Savefile`` derive that adds
+nothing, rand and rand_distr types that panic if called (never, on this path), and for the
+``neural`` module (whose ``decompose_well`` and ``forward_pass`` emulator.rs imports for its
+heuristics) two functions that panic if called. The commands, in the build folder (SRC is
+PATH/src)::
+
+    R="rustc --edition 2021 -C opt-level=3 -C codegen-units=1 -C target-cpu=native"
+    $R --crate-type proc-macro --crate-name savefile_derive savefile_derive.rs -o libsavefile_derive.so
+    $R --crate-type rlib --crate-name savefile --extern savefile_derive=libsavefile_derive.so savefile.rs \
+        -o libsavefile.rlib
+    for c in fnv lazy_static rand rand_distr; do $R --crate-type rlib --crate-name $c $c.rs -o lib$c.rlib; done
+    $R -C lto=fat -C debuginfo=2 -L . --extern fnv=libfnv.rlib --extern lazy_static=liblazy_static.rlib \
+        --extern savefile=libsavefile.rlib --extern rand=librand.rlib --extern rand_distr=librand_distr.rlib \
+        main.rs -o harness
+
+``--build-dir DIR`` keeps the folder (with those sources) to look at or rebuild by hand. The
+harness reads the wells from a text file (one well a line: the 16 rows below the bar, top first,
+as the anchor's row values, where bit 9 is the leftmost column) and answers ``time N`` (N passes
+over all wells: wall and CPU seconds) and ``check`` (per well the anchor's piece and its distinct
+child wells) on its standard input.
 """
 
 from __future__ import annotations
@@ -16,7 +61,9 @@ import argparse
 import csv
 import os
 import platform
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -30,7 +77,7 @@ from advisors.hatetris.heuristic import WEIGHT_SETS  # noqa: E402
 from engines.contract import Line  # noqa: E402
 from engines.hatetris import DEFAULT_RULES, GAME  # noqa: E402
 from engines.hatetris import kernel  # noqa: E402
-from engines.hatetris.fast import MemoryTable  # noqa: E402
+from engines.hatetris.pieces import PIECES  # noqa: E402
 
 DATA = Path(os.environ.get("KIBITZ_REFERENCE_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
 
@@ -55,38 +102,352 @@ def record_wells() -> list[np.ndarray]:
 
 
 @numba.njit(nogil=True)
-def _children_of_all(wells, table, entry_wells, entry_hashes, entry_counts, peaks, loops, positions, child):
-    """For each well: the AI's piece (all seven pieces' resting placements, rated) and the wells of
-    that piece's placements; compiled, so no interpreter time is counted."""
+def _children_of_all(wells, passes, scratch, children, lines, pieces_out, counts_out):
+    """``passes`` times over ``wells``: the AI's piece and the chosen piece's distinct child wells
+    (``children_of_well``); compiled, so no interpreter time is counted. Keeps the last pass's
+    pieces and child counts; returns the children made."""
     made = 0
-    for index in range(wells.shape[0]):
-        well = wells[index]
-        piece = kernel.choose_piece(well, 10, 20, False, table, entry_wells, entry_hashes, entry_counts, peaks,
-                                    loops)
-        found = kernel.resting_positions(well, 10, 20, piece, positions)
-        for place in range(found):
-            kernel.lock(well, 10, 20, piece, positions[place, 0], positions[place, 1], positions[place, 2], child)
-            made += 1
+    for _ in range(passes):
+        for index in range(wells.shape[0]):
+            piece, count = kernel.children_of_well(wells[index], 10, 20, scratch, children, lines)
+            pieces_out[index] = piece
+            counts_out[index] = count
+            made += count
     return made
 
 
-def children_timing(wells: list[np.ndarray], repeats: int = 5) -> tuple[float, float]:
-    """Microseconds per well, and child wells per well."""
-    table = MemoryTable.of([], 20)
-    peaks = np.zeros(7, dtype=np.int64)
-    loops = np.zeros(7, dtype=np.int64)
-    positions = np.empty((kernel.MAX_RESTING, 3), dtype=np.int64)
-    child = np.empty(20, dtype=np.int64)
-    stacked = np.ascontiguousarray(np.array(wells, dtype=np.int64))
-    arguments = (table.table, table.wells, table.hashes, table.counts, peaks, loops, positions, child)
-    _children_of_all(stacked[:1], *arguments)
-    best = float("inf")
-    made = 0
-    for _ in range(repeats):
-        began = time.perf_counter()
-        made = _children_of_all(stacked, *arguments)
-        best = min(best, (time.perf_counter() - began) / len(wells))
-    return best * 1e6, made / len(wells)
+class KibitzChildren:
+    """Kibitz's children of every well, timed in compiled batches."""
+
+    def __init__(self, wells: list[np.ndarray]) -> None:
+        self.wells = np.ascontiguousarray(np.array(wells, dtype=np.int64))
+        self.scratch = kernel.well_scratch(20)
+        self.children = np.empty((kernel.MAX_RESTING, 20), dtype=np.int64)
+        self.lines = np.empty(kernel.MAX_RESTING, dtype=np.int64)
+        self.pieces = np.empty(len(wells), dtype=np.int64)
+        self.counts = np.empty(len(wells), dtype=np.int64)
+        self.run(1)  # compile (or load the cache) outside the timing
+
+    def run(self, passes: int) -> tuple[float, float, int]:
+        """(wall seconds, CPU seconds of this thread, children made) for ``passes`` passes."""
+        wall, cpu = time.perf_counter(), time.thread_time()
+        made = _children_of_all(self.wells, passes, self.scratch, self.children, self.lines, self.pieces,
+                                self.counts)
+        return time.perf_counter() - wall, time.thread_time() - cpu, int(made)
+
+    def of(self, index: int) -> tuple[int, list[tuple[int, tuple[int, ...]]]]:
+        """(piece, [(lines cleared, child well), ...]) of one well."""
+        piece, count = kernel.children_of_well(self.wells[index], 10, 20, self.scratch, self.children, self.lines)
+        return int(piece), [(int(self.lines[i]), tuple(int(v) for v in self.children[i])) for i in range(count)]
+
+
+# --- the anchor: David & Felipe's single_move in a harness of ours -----------------------------
+
+ANCHOR_REPOSITORY = "https://github.com/thecog19/HATETRIS-public-beamsearch"
+ANCHOR_FILES = ("constants", "emulator", "masks", "pieces", "types")
+RUSTC_RELEASE = ("--edition", "2021", "-C", "opt-level=3", "-C", "codegen-units=1", "-C", "target-cpu=native")
+
+HARNESS_MAIN = r"""// Kibitz's timing harness around the anchor's emulator (its files are included unchanged by path).
+#![allow(unused_parens, unused_imports, dead_code, unused_variables, unused_mut, unused_assignments, unused_must_use)]
+{modules}
+/// Stand-ins for the two neural-network functions emulator.rs imports; single_move never calls them.
+pub mod neural {{
+    use crate::constants::CONV_COUNT;
+    use crate::types::{{WeightT, WellT}};
+    pub fn decompose_well(_well: &WellT) -> [usize; CONV_COUNT] {{ unreachable!("not used by single_move") }}
+    pub fn forward_pass(_conv: [usize; CONV_COUNT], _weight: &WeightT) -> f64 {{ unreachable!("not used by single_move") }}
+}}
+use std::io::{{BufRead, Write}};
+use types::State;
+
+#[repr(C)]
+struct Timespec {{ seconds: i64, nanoseconds: i64 }}
+extern "C" {{ fn clock_gettime(clock: i32, time: *mut Timespec) -> i32; }}
+/// CPU seconds of this thread (CLOCK_THREAD_CPUTIME_ID).
+fn thread_seconds() -> f64 {{
+    let mut time = Timespec {{ seconds: 0, nanoseconds: 0 }};
+    unsafe {{ clock_gettime(3, &mut time); }}
+    time.seconds as f64 + time.nanoseconds as f64 * 1e-9
+}}
+
+fn main() {{
+    let path = std::env::args().nth(1).expect("usage: harness WELLS_FILE");
+    let text = std::fs::read_to_string(&path).expect("cannot read the wells file");
+    let mut wells: Vec<State> = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {{
+        let rows: Vec<u16> = line.split_whitespace().map(|v| v.parse().expect("a row value")).collect();
+        let mut state = State::new();
+        assert_eq!(rows.len(), state.well.len(), "rows per well");
+        state.well.copy_from_slice(&rows);
+        wells.push(state);
+    }}
+    for state in &wells {{ std::hint::black_box(emulator::single_move(state)); }}  // builds the lazy tables
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "ready {{}}", wells.len()); out.flush();
+    for command in stdin.lock().lines() {{
+        let command = command.unwrap();
+        let words: Vec<&str> = command.split_whitespace().collect();
+        match words.as_slice() {{
+            ["time", passes] => {{
+                let passes: usize = passes.parse().unwrap();
+                let (wall, cpu) = (std::time::Instant::now(), thread_seconds());
+                let mut children = 0usize;
+                for _ in 0..passes {{
+                    for state in &wells {{
+                        children += std::hint::black_box(emulator::single_move(std::hint::black_box(state))).len();
+                    }}
+                }}
+                writeln!(out, "wall {{:.9}} cpu {{:.9}} children {{}}", wall.elapsed().as_secs_f64(), thread_seconds() - cpu, children);
+            }}
+            ["check"] => {{
+                for state in &wells {{
+                    let (piece, _) = emulator::get_legal(state);
+                    let mut children = emulator::single_move(state);
+                    let returned = children.len();
+                    children.sort();
+                    children.dedup();
+                    write!(out, "{{}} {{}}", piece, returned);
+                    for child in &children {{
+                        let rows: Vec<String> = child.well.iter().map(|r| r.to_string()).collect();
+                        write!(out, " {{}}:{{}}", child.score, rows.join(","));
+                    }}
+                    writeln!(out);
+                }}
+                writeln!(out, "end");
+            }}
+            _ => break,
+        }}
+        out.flush();
+    }}
+}}
+"""
+
+# Stand-ins for the crates the anchor's files name (see the module's docstring).
+CRATE_STAND_INS = {
+    "savefile_derive": "extern crate proc_macro;\nuse proc_macro::TokenStream;\n#[proc_macro_derive(Savefile)]\n"
+                       "pub fn derive_savefile(_item: TokenStream) -> TokenStream { TokenStream::new() }\n",
+    "savefile": "pub mod prelude { pub use savefile_derive::Savefile; }\n",
+    "fnv": "pub type FnvHashMap<K, V> = std::collections::HashMap<K, V>;\n"
+           "pub type FnvHashSet<K> = std::collections::HashSet<K>;\n",
+    "lazy_static": "#[macro_export]\nmacro_rules! lazy_static {\n"
+                   "    ($(#[$attr:meta])* $vis:vis static ref $name:ident : $t:ty = $e:expr; $($rest:tt)*) => {\n"
+                   "        $(#[$attr])* $vis static $name: ::std::sync::LazyLock<$t> = ::std::sync::LazyLock::new(|| $e);\n"
+                   "        $crate::lazy_static!($($rest)*);\n    };\n    () => {};\n}\n",
+    "rand": "pub struct ThreadRng;\npub fn thread_rng() -> ThreadRng { unreachable!(\"not used by single_move\") }\n",
+    "rand_distr": "pub trait Distribution<T> { fn sample<R: ?Sized>(&self, rng: &mut R) -> T; }\n"
+                  "#[derive(Debug)] pub struct Error;\npub struct Normal;\n"
+                  "impl Normal { pub fn new(_mean: f64, _std: f64) -> Result<Normal, Error> "
+                  "{ unreachable!(\"not used by single_move\") } }\n"
+                  "impl Distribution<f64> for Normal { fn sample<R: ?Sized>(&self, _rng: &mut R) -> f64 "
+                  "{ unreachable!(\"not used by single_move\") } }\n",
+}
+
+
+def anchor_sources(anchor: Path) -> Path | None:
+    """The checkout's src folder when it holds the emulator files, else None."""
+    source = anchor / "src"
+    return source if all((source / f"{name}.rs").is_file() for name in ANCHOR_FILES) else None
+
+
+def build_anchor_harness(source: Path, folder: Path, rustc: str = "rustc") -> Path:
+    """Write the harness and the crate stand-ins into ``folder`` and compile them; the binary."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in CRATE_STAND_INS.items():
+        (folder / f"{name}.rs").write_text(text, encoding="utf-8")
+    modules = "\n".join(f'#[path = "{(source / f"{name}.rs").resolve()}"] pub mod {name};' for name in ANCHOR_FILES)
+    (folder / "main.rs").write_text(HARNESS_MAIN.format(modules=modules), encoding="utf-8")
+    release = [rustc, *RUSTC_RELEASE]
+    steps = [release + ["--crate-type", "proc-macro", "--crate-name", "savefile_derive", "savefile_derive.rs",
+                        "-o", "libsavefile_derive.so"],
+             release + ["--crate-type", "rlib", "--crate-name", "savefile", "--extern",
+                        "savefile_derive=libsavefile_derive.so", "savefile.rs", "-o", "libsavefile.rlib"]]
+    for crate in ("fnv", "lazy_static", "rand", "rand_distr"):
+        steps.append(release + ["--crate-type", "rlib", "--crate-name", crate, f"{crate}.rs", "-o", f"lib{crate}.rlib"])
+    externs = [arg for crate in ("fnv", "lazy_static", "savefile", "rand", "rand_distr")
+               for arg in ("--extern", f"{crate}=lib{crate}.rlib")]
+    steps.append(release + ["-C", "lto=fat", "-C", "debuginfo=2", "-L", ".", *externs, "main.rs", "-o", "harness"])
+    for step in steps:
+        done = subprocess.run(step, cwd=folder, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"building the anchor's harness failed: {' '.join(step)}\n{done.stderr}")
+    return folder / "harness"
+
+
+def _mirrored(row: int) -> int:
+    """A row between Kibitz's order (bit 0 = leftmost column) and the anchor's (bit 9 = leftmost)."""
+    return int(f"{row:010b}"[::-1], 2)
+
+
+def anchor_well_line(well: np.ndarray) -> str:
+    """A well as the harness reads it: the 16 rows below the bar, in the anchor's bit order."""
+    return " ".join(str(_mirrored(int(row))) for row in well[4:])
+
+
+class AnchorHarness:
+    """The anchor's harness as a process pinned to ``core``, answering on its standard input."""
+
+    def __init__(self, binary: Path, wells_file: Path, core: int) -> None:
+        self.process = subprocess.Popen([str(binary), str(wells_file)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        text=True)
+        os.sched_setaffinity(self.process.pid, {core})
+        ready = self.process.stdout.readline().split()
+        if not ready or ready[0] != "ready":
+            raise RuntimeError(f"the anchor's harness did not start: {ready}")
+        self.wells = int(ready[1])
+
+    def _ask(self, command: str) -> None:
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+
+    def run(self, passes: int) -> tuple[float, float, int]:
+        """(wall seconds, CPU seconds, children returned) for ``passes`` passes over the wells."""
+        self._ask(f"time {passes}")
+        words = self.process.stdout.readline().split()
+        return float(words[1]), float(words[3]), int(words[5])
+
+    def check(self) -> list[tuple[int, int, set[tuple[int, tuple[int, ...]]]]]:
+        """Per well: (the anchor's piece, children single_move returned, its distinct child wells as
+        (lines cleared, Kibitz's 20 rows))."""
+        self._ask("check")
+        answers = []
+        for _ in range(self.wells):
+            words = self.process.stdout.readline().split()
+            children = set()
+            for child in words[2:]:
+                score, rows = child.split(":")
+                children.add((int(score), (0,) * 4 + tuple(_mirrored(int(r)) for r in rows.split(","))))
+            answers.append((int(words[0]), int(words[1]), children))
+        if self.process.stdout.readline().strip() != "end":
+            raise RuntimeError("the anchor's harness answered out of step")
+        return answers
+
+    def close(self) -> None:
+        self._ask("quit")
+        self.process.wait(timeout=30)
+
+
+def anchor_commit(path: Path) -> str:
+    try:
+        result = subprocess.run(["git", "-C", str(path), "rev-parse", "HEAD"], capture_output=True, text=True,
+                                timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    return result.stdout.strip() if result.returncode == 0 and result.stdout.strip() else "unknown"
+
+
+def machine() -> str:
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores"
+
+
+def _spread(values: list[float]) -> tuple[float, float, float]:
+    return float(np.median(values)), float(np.percentile(values, 10)), float(np.percentile(values, 90))
+
+
+def compare_children(anchor: Path | None, core: int, rounds: int, passes: int, markdown: bool,
+                     build_dir: Path | None, rustc: str) -> None:
+    """Children of every record well, the anchor's batch then Kibitz's, ``rounds`` times on one core."""
+    os.sched_setaffinity(0, {core})
+    wells = record_wells()
+    kibitz = KibitzChildren(wells)
+    source = anchor_sources(anchor) if anchor is not None else None
+    if anchor is not None and source is None:
+        print(f"the anchor is absent: {anchor} has no src/{{{','.join(ANCHOR_FILES)}}}.rs "
+              f"(fetch it: git clone {ANCHOR_REPOSITORY}); timing Kibitz alone")
+    elif anchor is None:
+        print(f"no --anchor given (a checkout of {ANCHOR_REPOSITORY}): timing Kibitz alone")
+    harness = None
+    with tempfile.TemporaryDirectory() as temporary:
+        if source is not None:
+            folder = build_dir if build_dir is not None else Path(temporary) / "build"
+            binary = build_anchor_harness(source, folder, rustc)
+            wells_file = Path(temporary) / "wells.txt"
+            wells_file.write_text("".join(anchor_well_line(well) + "\n" for well in wells), encoding="utf-8")
+            harness = AnchorHarness(binary, wells_file, core)
+        try:
+            piece_mismatches = child_mismatches = duplicates = 0
+            anchor_returned = 0
+            kibitz_children = 0
+            answers = harness.check() if harness is not None else [None] * len(wells)
+            for index, answer in enumerate(answers):
+                piece, children = kibitz.of(index)
+                kibitz_children += len(children)
+                duplicates += len(children) - len(set(children))
+                if answer is None:
+                    continue
+                anchor_piece, returned, anchor_children = answer
+                anchor_returned += returned
+                if anchor_piece != piece:
+                    piece_mismatches += 1
+                    print(f"well {index}: the anchor chooses {PIECES[anchor_piece]}, Kibitz {PIECES[piece]}")
+                elif anchor_children != set(children):
+                    child_mismatches += 1
+                    print(f"well {index}: {len(anchor_children)} distinct child wells by the anchor, "
+                          f"{len(set(children))} by Kibitz, not the same")
+            load_before = os.getloadavg()
+            times: dict[str, dict[str, list[float]]] = {"anchor": {"wall": [], "cpu": []},
+                                                        "kibitz": {"wall": [], "cpu": []}}
+            calls = passes * len(wells)
+            for _ in range(rounds):
+                if harness is not None:
+                    wall, cpu, _ = harness.run(passes)
+                    times["anchor"]["wall"].append(wall / calls * 1e6)
+                    times["anchor"]["cpu"].append(cpu / calls * 1e6)
+                wall, cpu, _ = kibitz.run(passes)
+                times["kibitz"]["wall"].append(wall / calls * 1e6)
+                times["kibitz"]["cpu"].append(cpu / calls * 1e6)
+            load_after = os.getloadavg()
+        finally:
+            if harness is not None:
+                harness.close()
+    rows = []
+    for name, label in (("kibitz", "Kibitz children_of_well (numba)"),
+                        ("anchor", "David & Felipe single_move (Rust)")):
+        if not times[name]["cpu"]:
+            continue
+        cpu, wall = float(np.median(times[name]["cpu"])), float(np.median(times[name]["wall"]))
+        row = [label, f"{cpu:.2f}", f"{wall:.2f}"]
+        if harness is not None:
+            ratio = _spread([a / k for a, k in zip(times["anchor"]["cpu"], times["kibitz"]["cpu"])])
+            wall_ratio = _spread([a / k for a, k in zip(times["anchor"]["wall"], times["kibitz"]["wall"])])
+            row += ([f"{ratio[0]:.2f}x ({ratio[1]:.2f}-{ratio[2]:.2f})", f"{wall_ratio[0]:.2f}x "
+                     f"({wall_ratio[1]:.2f}-{wall_ratio[2]:.2f})"] if name == "kibitz" else ["1", "1"])
+        rows.append(row)
+    header = ["children of a well", "us/well (CPU)", "us/well (wall)"]
+    if harness is not None:
+        header += ["speed-up, CPU: median (10th-90th pct)", "speed-up, wall"]
+    commit = anchor_commit(anchor) if source is not None else "absent"
+    checked = (f"same piece at {len(wells) - piece_mismatches:,} of {len(wells):,} wells, same child wells at "
+               f"{len(wells) - piece_mismatches - child_mismatches:,}; {kibitz_children / len(wells):.2f} distinct "
+               f"children a well (the anchor's single_move returns {anchor_returned / len(wells):.2f}, with "
+               f"repeats)" if harness is not None else f"{kibitz_children / len(wells):.2f} children a well")
+    facts = (f"{len(wells):,} wells of the archived HATETRIS record games; {rounds} rounds of {passes} passes each, "
+             f"the anchor's batch then Kibitz's, on core {core}; load average {load_before[0]:.2f} before, "
+             f"{load_after[0]:.2f} after; {machine()}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
+             f"thecog19/HATETRIS-public-beamsearch commit {commit}; {checked}; "
+             f"Kibitz's own duplicate children: {duplicates}")
+    if markdown:
+        print(f"\n{facts}\n")
+        print("| " + " | ".join(header) + " |")
+        print("|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|")
+        for row in rows:
+            print("| " + " | ".join(row) + " |")
+    else:
+        print(f"\n# {facts}")
+        widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
+        for row in [header, *rows]:
+            print("  ".join(str(cell).ljust(width) if i == 0 else str(cell).rjust(width)
+                            for i, (cell, width) in enumerate(zip(row, widths))))
+    if harness is not None and (piece_mismatches or child_mismatches):
+        print(f"MISMATCHES: {piece_mismatches} pieces, {child_mismatches} child sets")
 
 
 def beam_run(width: int, minutes: float, lookahead: int, weights: tuple[float, ...]):
@@ -103,20 +464,28 @@ def beam_run(width: int, minutes: float, lookahead: int, weights: tuple[float, .
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--widths", default="1000,10000,100000")
     parser.add_argument("--minutes", type=float, default=30.0, help="time cap per beam search")
     parser.add_argument("--lookahead", type=int, default=0)
     parser.add_argument("--weights", default="kibitz,df", help="weight sets to run, of: kibitz, df")
     parser.add_argument("--skip-children", action="store_true")
+    parser.add_argument("--children-only", action="store_true", help="no beam searches")
+    parser.add_argument("--anchor", type=Path, help="a checkout of thecog19/HATETRIS-public-beamsearch")
+    parser.add_argument("--core", type=int, default=max(os.sched_getaffinity(0)), help="the core both run on")
+    parser.add_argument("--rounds", type=int, default=15, help="interleaved rounds (anchor batch, Kibitz batch)")
+    parser.add_argument("--passes", type=int, default=20, help="passes over all wells per batch")
+    parser.add_argument("--build-dir", type=Path, help="build the anchor's harness here (kept) instead of a "
+                                                       "temporary folder")
+    parser.add_argument("--rustc", default="rustc")
+    parser.add_argument("--markdown", action="store_true", help="print the children table as Markdown")
     args = parser.parse_args()
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores")
     if not args.skip_children:
-        wells = record_wells()
-        micros, per_well = children_timing(wells)
-        print("\nChildren of a well (AI choice over 7 pieces + the chosen piece's child wells), one core")
-        print(f"{'wells':>8} {'children/well':>14} {'ours':>10} {'anchor (D&F Rust, waveforms)':>30}")
-        print(f"{len(wells):>8} {per_well:>14.1f} {micros:>7.1f} us {'48 us':>30}")
+        print("Children of a well (AI choice over 7 pieces + the chosen piece's distinct child wells), one core")
+        compare_children(args.anchor, args.core, args.rounds, args.passes, args.markdown, args.build_dir, args.rustc)
+    if args.children_only:
+        return 0
+    print(f"machine: {machine()}")
     print(f"\nBeam search from the empty well, lookahead {args.lookahead}, cap {args.minutes:g} min")
     print(f"{'weights':>8} {'width':>8} {'lines':>6} {'pieces':>7} {'minutes':>8} {'wells/s':>10} {'ended':>10}  anchor")
     best = None

@@ -25,6 +25,80 @@ MAX_RESTING = 512  # resting positions of one piece; a 10-wide well has at most 
 _ROW_MASKS = np.ascontiguousarray(ROW_MASKS)
 _BOXES = np.ascontiguousarray(BOXES)
 
+# The packed search keeps every (x, o) of one box row in one int64: orientation o in the 16 bits
+# from 16 * o, x + X_OFFSET in those. Wells up to PACKED_WIDTH wide leave bit 15 of each lane
+# empty, so shifts by one never carry a position from one orientation into the next.
+LANE = 16
+LANE_BITS = (1 << LANE) - 1
+PACKED_WIDTH = 12
+LANE_COPIES = 1 | 1 << 16 | 1 << 32 | 1 << 48  # a lane value times this fills all four lanes
+LOW_LANES = (1 << 48) - 1
+
+
+def _signed(value: int) -> int:
+    value &= (1 << 64) - 1
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+def _cell_lanes() -> np.ndarray:
+    """CELL_LANES[piece, cy, cx] = all bits except the lanes whose orientation has cell (cx, cy):
+    OR-ing it into a shifted free-cells value leaves the other orientations unconstrained."""
+    table = np.zeros((PIECE_COUNT, 4, 4), dtype=np.int64)
+    for piece in range(PIECE_COUNT):
+        for cy in range(4):
+            for cx in range(4):
+                lanes = sum(LANE_BITS << (LANE * o) for o in range(4) if ROW_MASKS[piece, o, cy] >> cx & 1)
+                table[piece, cy, cx] = _signed(~lanes)
+    return table
+
+
+def _twins() -> np.ndarray:
+    """TWINS[piece, o] = (o2, dx, dy): orientation o at (x, y) covers the same cells as o2 at
+    (x + dx, y + dy), a position met before it (dy <= 0, and o2 < o on the same row); o2 = -1
+    when there is none. Two placements with the same cells leave the same well."""
+    table = np.full((PIECE_COUNT, 4, 3), -1, dtype=np.int64)
+    for piece in range(PIECE_COUNT):
+        for o in range(4):
+            cells = {(cx, cy) for cy in range(4) for cx in range(4) if ROW_MASKS[piece, o, cy] >> cx & 1}
+            for other in range(4):
+                if other == o:
+                    continue
+                others = {(cx, cy) for cy in range(4) for cx in range(4) if ROW_MASKS[piece, other, cy] >> cx & 1}
+                dx = min(c[0] for c in cells) - min(c[0] for c in others)
+                dy = min(c[1] for c in cells) - min(c[1] for c in others)
+                if {(cx - dx, cy - dy) for cx, cy in cells} != others:
+                    continue
+                if dy < 0 or (dy == 0 and other < o):
+                    table[piece, o] = (other, dx, dy)
+                    break
+    return table
+
+
+def _bit_index_table() -> np.ndarray:
+    table = np.zeros(64, dtype=np.int64)
+    for index in range(63):
+        table[((DE_BRUIJN * (1 << index)) & ((1 << 64) - 1)) >> 58] = index
+    return table
+
+
+def _lanes_by_count() -> np.ndarray:
+    """LANES_BY_COUNT[piece, cy, k] = the lanes whose orientation has k cells in box row cy: a
+    resting position there completes a row with k empty cells exactly when k matches."""
+    table = np.zeros((PIECE_COUNT, 4, 5), dtype=np.int64)
+    for piece in range(PIECE_COUNT):
+        for cy in range(4):
+            for cells in range(5):
+                table[piece, cy, cells] = _signed(sum(LANE_BITS << (LANE * o) for o in range(4)
+                                                      if bin(int(ROW_MASKS[piece, o, cy])).count("1") == cells))
+    return table
+
+
+DE_BRUIJN = 0x03F79D71B4CB0A89  # every 6-bit window of it differs: a power of two times it has a unique top 6 bits
+_CELL_LANES = _cell_lanes()
+_TWINS = _twins()
+_BIT_INDEX = _bit_index_table()
+_LANES_BY_COUNT = _lanes_by_count()
+
 
 @kernel
 def moved(x, y, o, key):
@@ -243,8 +317,6 @@ def choose_piece(well, width, depth, mild, table, entry_wells, entry_hashes, ent
     the most times any of its futures has been seen (0 under Mild). The choice is the piece with
     the fewest loops, then the lowest peak, then the earliest in S Z O I L J T.
     """
-    positions = np.empty((MAX_RESTING, 3), dtype=np.int64)
-    future = np.empty(depth, dtype=np.int64)
     remembers = False  # whether any seen well could be a future (else no well need be built)
     if not mild:
         for slot in range(table.shape[0]):
@@ -252,25 +324,33 @@ def choose_piece(well, width, depth, mild, table, entry_wells, entry_hashes, ent
                 remembers = True
                 break
     first_filled = top_row(well, depth)
+    clearable = clearable_rows(well, width, depth)
+    packed = width <= PACKED_WIDTH and not remembers
+    scratch = well_scratch(depth)
+    start, empty = _prepare_well(well, width, depth, scratch)
     best = -1
     for piece in range(PIECE_COUNT):
-        found = resting_positions(well, width, depth, piece, positions)
-        peak = -1
         seen_most = 0
-        for index in range(found):
-            x = positions[index, 0]
-            y = positions[index, 1]
-            o = positions[index, 2]
-            if remembers:
-                lock(well, width, depth, piece, x, y, o, future)
-                rating = top_row(future, depth)
-                count = memory_count(table, entry_wells, entry_hashes, entry_counts, future, depth)
-                if count > seen_most:
-                    seen_most = count
-            else:
-                rating = rating_after(well, width, depth, piece, x, y, o, first_filled)
-            if rating > peak:
-                peak = rating
+        if packed:
+            peak = piece_peak(well, width, depth, piece, first_filled, clearable, depth + 1, scratch, start, empty)
+        else:
+            positions = np.empty((MAX_RESTING, 3), dtype=np.int64)
+            future = np.empty(depth, dtype=np.int64)
+            found = resting_positions(well, width, depth, piece, positions)
+            peak = -1
+            for index in range(found):
+                if remembers:
+                    lock(well, width, depth, piece, positions[index, 0], positions[index, 1], positions[index, 2],
+                         future)
+                    rating = top_row(future, depth)
+                    count = memory_count(table, entry_wells, entry_hashes, entry_counts, future, depth)
+                    if count > seen_most:
+                        seen_most = count
+                else:
+                    rating = rating_after(well, width, depth, piece, positions[index, 0], positions[index, 1],
+                                          positions[index, 2], first_filled)
+                if rating > peak:
+                    peak = rating
         peaks[piece] = peak
         loops[piece] = seen_most
         if best < 0 or ai_prefers(seen_most, peak, loops[best], peaks[best]):
@@ -474,12 +554,9 @@ def _close_row(reach, fit):
 
 
 @kernel
-def resting_positions(well, width, depth, piece, out):
-    """Every position (x, y, o) reachable from spawn where Down is blocked, found a row at a
-    time: the reachable (x, o) of a row are bit masks closed under left, right and rotate, and
-    only Down leads to the next row (the waveform technique of spec 3.8). Starts where the spawn
-    drops to through empty rows, which reaches the same positions. Writes (x, y, o) rows into
-    ``out`` in row order; returns how many."""
+def _resting_positions_lanes(well, width, depth, piece, out):
+    """:func:`resting_positions` for wells wider than PACKED_WIDTH: one bit mask per orientation,
+    closed under left, right and rotate a row at a time (the waveform technique of spec 3.8)."""
     fit = np.empty(4, dtype=np.int64)
     below = np.empty(4, dtype=np.int64)
     reach = np.zeros(4, dtype=np.int64)
@@ -505,6 +582,389 @@ def resting_positions(well, width, depth, piece, out):
         if not any_left:
             break
     return found
+
+
+@kernel
+def free_lanes(well, width, depth, row):
+    """The empty cells of ``row`` at bits x + X_OFFSET, copied into the four lanes (none below
+    the floor)."""
+    if row >= depth:
+        return np.int64(0)
+    return ((~well[row] & ((1 << width) - 1)) << X_OFFSET) * LANE_COPIES
+
+
+@kernel
+def _box_row_fit(free, piece, cy):
+    """The packed (x, o) whose box row ``cy`` lies on the empty cells ``free`` (from free_lanes)."""
+    return (((free | _CELL_LANES[piece, cy, 0]) & ((free >> 1) | _CELL_LANES[piece, cy, 1]))
+            & (((free >> 2) | _CELL_LANES[piece, cy, 2]) & ((free >> 3) | _CELL_LANES[piece, cy, 3])))
+
+
+@kernel
+def packed_fit(well, width, depth, piece, y):
+    """Every (x, o) where the piece fits with its box's top row at ``y`` (y >= 0), packed."""
+    return ((_box_row_fit(free_lanes(well, width, depth, y), piece, 0)
+             & _box_row_fit(free_lanes(well, width, depth, y + 1), piece, 1))
+            & (_box_row_fit(free_lanes(well, width, depth, y + 2), piece, 2)
+               & _box_row_fit(free_lanes(well, width, depth, y + 3), piece, 3)))
+
+
+@kernel
+def _slide(reach, fit):
+    """``reach`` grown left and right inside the runs of ``fit`` it touches (reach inside fit).
+    Rightwards an addition carries through a run; leftwards a doubling fill (runs are at most
+    15 bits)."""
+    right = reach | (fit & ~(fit + reach))
+    through = fit
+    left = reach | (through & (reach >> 1))
+    through &= through >> 1
+    left |= through & (left >> 2)
+    through &= through >> 2
+    left |= through & (left >> 4)
+    through &= through >> 4
+    left |= through & (left >> 8)
+    return right | left
+
+
+@kernel
+def _closure(reach, fit):
+    """The packed positions reachable from ``reach`` by left, right and clockwise turns
+    (orientation o to o + 1: lane o to lane o + 1) inside ``fit``."""
+    reach = _slide(reach, fit)
+    while True:
+        turned = ((reach & LOW_LANES) << LANE | reach >> (3 * LANE)) & fit & ~reach
+        if turned == 0:
+            return reach
+        reach = _slide(reach | turned, fit)
+
+
+@kernel
+def walk_start(well, width, depth, piece):
+    """The first row of the row-at-a-time search and its reachable packed positions: the spawn
+    dropped through the empty rows below it (it reaches the same positions as from the top)."""
+    y = 0
+    while y + 4 < depth and well[y + 4] == 0:
+        y += 1
+    fit = packed_fit(well, width, depth, piece, y)
+    if well[y] == 0 and well[y + 1] == 0 and well[y + 2] == 0 and well[y + 3] == 0:
+        return y, fit  # the box turns at the spawn and slides to every fitting x
+    spawn = np.int64(1) << (spawn_x(width) + X_OFFSET)
+    return y, _closure(spawn & fit, fit)
+
+
+@kernel
+def walk_step(well, width, depth, piece, y, reach):
+    """From the reachable packed positions of row ``y``: (those that rest there, the reachable
+    ones of row y + 1). Only Down leads to the next row."""
+    below = packed_fit(well, width, depth, piece, y + 1)
+    resting = reach & ~below
+    reach &= below
+    if reach != 0 and reach != below:  # most rows: every fitting position is reached from above
+        reach = _closure(reach, below)
+    return resting, reach
+
+
+@kernel
+def bit_index(low):
+    """The index of the single set bit of ``low`` (a power of two below 2**63)."""
+    return _BIT_INDEX[((low * DE_BRUIJN) >> 58) & 63]
+
+
+@kernel
+def resting_positions(well, width, depth, piece, out):
+    """Every position (x, y, o) reachable from spawn where Down is blocked, found a row at a
+    time: the reachable (x, o) of a row are bit masks closed under left, right and rotate, and
+    only Down leads to the next row (the waveform technique of spec 3.8). Starts where the spawn
+    drops to through empty rows, which reaches the same positions. Writes (x, y, o) rows into
+    ``out`` in row order, then o, then x; returns how many."""
+    if width > PACKED_WIDTH:
+        return _resting_positions_lanes(well, width, depth, piece, out)
+    y, reach = walk_start(well, width, depth, piece)
+    found = 0
+    while reach != 0:
+        resting, reach = walk_step(well, width, depth, piece, y, reach)
+        while resting:
+            low = resting & -resting
+            index = bit_index(low)
+            out[found, 0] = (index & (LANE - 1)) - X_OFFSET
+            out[found, 1] = y
+            out[found, 2] = index >> 4
+            found += 1
+            resting ^= low
+        y += 1
+    return found
+
+
+@kernel
+def clearable_rows(well, width, depth):
+    """Bit r set for each row r at or below the bar that one piece could complete (1 to 4
+    empty cells): only placements touching these rows can clear lines."""
+    full = (1 << width) - 1
+    rows = 0
+    for row in range(BAR, depth):
+        gap = ~well[row] & full
+        if gap != 0:
+            cells = 0
+            while gap:
+                gap &= gap - 1
+                cells += 1
+            if cells <= 4:
+                rows |= np.int64(1) << row
+    return rows
+
+
+# Rows of the per-well scratch of :func:`ai_piece` and :func:`children_of_well` (see
+# :func:`well_scratch`): the free lanes of every row, then per piece the fitting positions of
+# every box row and the resting positions of every row.
+FREE_ROW = 0
+FIT_ROWS = 1
+REST_ROWS = 1 + PIECE_COUNT
+
+
+@kernel
+def well_scratch(depth):
+    """Scratch space for one well's search (reused from well to well: nothing is allocated per well)."""
+    return np.zeros((1 + 2 * PIECE_COUNT, depth + 5), dtype=np.int64)
+
+
+@kernel
+def _prepare_well(well, width, depth, scratch):
+    """Fill the free lanes of every row (none below the floor); returns the row the spawn drops
+    to and whether the box's four rows there are empty."""
+    full = (1 << width) - 1
+    for row in range(depth):
+        scratch[FREE_ROW, row] = ((~well[row] & full) << X_OFFSET) * LANE_COPIES
+    for row in range(depth, depth + 5):
+        scratch[FREE_ROW, row] = 0
+    start = 0
+    while start + 4 < depth and well[start + 4] == 0:
+        start += 1
+    empty = well[start] == 0 and well[start + 1] == 0 and well[start + 2] == 0 and well[start + 3] == 0
+    return start, empty
+
+
+@kernel
+def _completing(well, width, piece, y, near):
+    """The packed positions of box top ``y`` that would complete one of the rows marked in
+    ``near`` (bit cy: row y + cy is clearable) if they rest there: a resting piece covers only
+    empty cells, so it completes a row when its box row there has as many cells as the row has
+    gaps."""
+    full = (1 << width) - 1
+    completing = np.int64(0)
+    for cy in range(4):
+        if near >> cy & 1:
+            gap = ~well[y + cy] & full
+            cells = 0
+            while gap:
+                gap &= gap - 1
+                cells += 1
+            completing |= _LANES_BY_COUNT[piece, cy, cells]
+    return completing
+
+
+@kernel
+def _piece_lanes(piece):
+    """The piece's CELL_LANES as one tuple, read once per piece."""
+    return (_CELL_LANES[piece, 0, 0], _CELL_LANES[piece, 0, 1], _CELL_LANES[piece, 0, 2], _CELL_LANES[piece, 0, 3],
+            _CELL_LANES[piece, 1, 0], _CELL_LANES[piece, 1, 1], _CELL_LANES[piece, 1, 2], _CELL_LANES[piece, 1, 3],
+            _CELL_LANES[piece, 2, 0], _CELL_LANES[piece, 2, 1], _CELL_LANES[piece, 2, 2], _CELL_LANES[piece, 2, 3],
+            _CELL_LANES[piece, 3, 0], _CELL_LANES[piece, 3, 1], _CELL_LANES[piece, 3, 2], _CELL_LANES[piece, 3, 3])
+
+
+@kernel
+def _fit_at(scratch, y, lanes):
+    """The piece's packed fitting positions with its box top at ``y``, from the free lanes."""
+    f0 = scratch[FREE_ROW, y]
+    f1 = scratch[FREE_ROW, y + 1]
+    f2 = scratch[FREE_ROW, y + 2]
+    f3 = scratch[FREE_ROW, y + 3]
+    return ((((f0 | lanes[0]) & ((f0 >> 1) | lanes[1])) & (((f0 >> 2) | lanes[2]) & ((f0 >> 3) | lanes[3])))
+            & (((f1 | lanes[4]) & ((f1 >> 1) | lanes[5])) & (((f1 >> 2) | lanes[6]) & ((f1 >> 3) | lanes[7])))
+            & (((f2 | lanes[8]) & ((f2 >> 1) | lanes[9])) & (((f2 >> 2) | lanes[10]) & ((f2 >> 3) | lanes[11])))
+            & (((f3 | lanes[12]) & ((f3 >> 1) | lanes[13])) & (((f3 >> 2) | lanes[14]) & ((f3 >> 3) | lanes[15]))))
+
+
+@kernel
+def piece_peak(well, width, depth, piece, first_filled, clearable, limit, scratch, start, empty):
+    """The AI's peak for ``piece``: the best rating (first non-empty row after clears) of its
+    reachable resting placements, searched a row at a time (the resting positions of each row
+    are kept in the scratch, the row after the last one set to -1). Stops as soon as the peak
+    reaches ``limit`` (a piece that rates that high cannot be the AI's choice) and returns it
+    then. ``clearable`` is :func:`clearable_rows` of the well; ``scratch``, ``start`` and
+    ``empty`` come from :func:`_prepare_well`. A resting placement completes a row exactly when
+    its box row there has as many cells as the row has gaps (it fits, so they are the gaps);
+    those few are rated one by one, the others in closed form: the piece's top row, or the
+    well's first filled row when that is higher."""
+    rests_row = REST_ROWS + piece
+    lanes = _piece_lanes(piece)
+    top0 = _BOXES[piece, 0, 1]
+    top1 = _BOXES[piece, 1, 1]
+    top2 = _BOXES[piece, 2, 1]
+    top3 = _BOXES[piece, 3, 1]
+    peak = -1
+    y = start
+    reach = _fit_at(scratch, start, lanes)
+    if not empty:
+        reach = _closure((np.int64(1) << (spawn_x(width) + X_OFFSET)) & reach, reach)
+    # else the box turns at the spawn and slides to every fitting x
+    while reach != 0:
+        below = _fit_at(scratch, y + 1, lanes)
+        resting = reach & ~below
+        reach &= below
+        if reach != 0 and reach != below:  # most rows: every fitting position is reached from above
+            reach = _closure(reach, below)
+        scratch[rests_row, y] = resting
+        if resting != 0:
+            near = (clearable >> y) & 15
+            if near:
+                completing = _completing(well, width, piece, y, near) & resting
+                resting ^= completing
+                while completing:
+                    low = completing & -completing
+                    index = bit_index(low)
+                    rating = rating_after(well, width, depth, piece, (index & (LANE - 1)) - X_OFFSET, y,
+                                          index >> 4, first_filled)
+                    if rating > peak:
+                        peak = rating
+                    completing ^= low
+            top = -1
+            if resting & LANE_BITS:
+                top = top0
+            if (resting >> LANE) & LANE_BITS and top1 > top:
+                top = top1
+            if (resting >> (2 * LANE)) & LANE_BITS and top2 > top:
+                top = top2
+            if resting >> (3 * LANE) and top3 > top:
+                top = top3
+            if top >= 0:
+                rating = y + top
+                if rating > first_filled:
+                    rating = first_filled
+                if rating > peak:
+                    peak = rating
+            if peak >= limit:
+                return peak
+        y += 1
+    scratch[rests_row, y] = -1
+    return peak
+
+
+@kernel
+def ai_piece(well, width, depth, scratch):
+    """The enemy AI's piece for ``well`` with nothing remembered (every piece's futures seen 0
+    times): the lowest peak, the earliest piece on ties. Wells up to PACKED_WIDTH wide;
+    ``scratch`` from :func:`well_scratch`."""
+    return _choose(well, width, depth, scratch)[0]
+
+
+@kernel
+def _choose(well, width, depth, scratch):
+    """:func:`ai_piece`, and the first row searched and the clearable rows. A piece is dropped
+    as soon as it is seen to rate at least the best peak so far; the scratch keeps the chosen
+    piece's resting positions row by row."""
+    first_filled = top_row(well, depth)
+    clearable = clearable_rows(well, width, depth)
+    start, empty = _prepare_well(well, width, depth, scratch)
+    best = 0
+    best_peak = piece_peak(well, width, depth, 0, first_filled, clearable, depth + 1, scratch, start, empty)
+    for piece in range(1, PIECE_COUNT):
+        peak = piece_peak(well, width, depth, piece, first_filled, clearable, best_peak, scratch, start, empty)
+        if peak < best_peak:
+            best = piece
+            best_peak = peak
+    return best, start, clearable
+
+
+@kernel
+def children_of_well(well, width, depth, scratch, children, lines):
+    """The AI's piece for ``well`` (nothing remembered) and the distinct wells its reachable
+    resting placements leave (placements that end the game excluded): written into
+    ``children`` (rows) with the lines each cleared into ``lines``; returns (piece, count).
+    Placements covering the same cells are skipped; two other placements can only leave the
+    same well when both clear lines, so only those are compared. Wells up to PACKED_WIDTH
+    wide; ``scratch`` from :func:`well_scratch`."""
+    piece, y, clearable = _choose(well, width, depth, scratch)
+    rests_row = REST_ROWS + piece
+    count = 0
+    previous = np.int64(0)  # the resting positions of the row above
+    while scratch[rests_row, y] >= 0:
+        resting = scratch[rests_row, y]
+        kept = resting
+        near = (clearable >> y) & 15
+        completing = _completing(well, width, piece, y, near) & resting if near else np.int64(0)
+        for o in range(4):
+            twin = _TWINS[piece, o, 0]
+            if twin < 0:
+                continue
+            source = resting if _TWINS[piece, o, 2] == 0 else previous
+            lane = (source >> (LANE * twin)) & LANE_BITS
+            dx = _TWINS[piece, o, 1]
+            lane = (lane >> dx if dx >= 0 else lane << -dx) & LANE_BITS
+            kept &= ~(lane << (LANE * o))
+        while kept:
+            low = kept & -kept
+            kept ^= low
+            index = bit_index(low)
+            x = (index & (LANE - 1)) - X_OFFSET
+            o = index >> 4
+            if completing & low:
+                count = _add_child(well, width, depth, piece, x, y, o, children, lines, count)
+                continue
+            # no line can clear: the parent's rows with the piece's cells added
+            for row in range(depth):
+                children[count, row] = well[row]
+            for cy in range(4):
+                mask = _ROW_MASKS[piece, o, cy]
+                if mask:
+                    children[count, y + cy] |= mask << x if x >= 0 else mask >> -x
+            if children[count, BAR - 1] == 0:  # else the game ends
+                lines[count] = 0
+                count += 1
+        previous = resting
+        y += 1
+    return piece, count
+
+
+@kernel
+def _add_child(well, width, depth, piece, x, y, o, children, lines, count):
+    """Lock the piece at (x, y, o) into ``children[count]`` (as :func:`lock` does); returns the
+    new count (unchanged when the game ends or when the well, having cleared lines, equals an
+    earlier child's)."""
+    y_min = _BOXES[piece, o, 1]
+    y_dim = _BOXES[piece, o, 3]
+    top = y + y_min
+    full = (1 << width) - 1
+    cleared = 0
+    if top >= BAR:
+        for cy in range(y_min, y_min + y_dim):
+            mask = _ROW_MASKS[piece, o, cy]
+            if (well[y + cy] | (mask << x if x >= 0 else mask >> -x)) == full:
+                cleared += 1
+    if cleared == 0:
+        for row in range(depth):
+            children[count, row] = well[row]
+        for cy in range(y_min, y_min + y_dim):
+            mask = _ROW_MASKS[piece, o, cy]
+            children[count, y + cy] |= mask << x if x >= 0 else mask >> -x
+        if children[count, BAR - 1] != 0:
+            return count  # the game ends
+        lines[count] = 0
+        return count + 1
+    cleared = lock(well, width, depth, piece, x, y, o, children[count])
+    if cleared < 0:
+        return count
+    for other in range(count):
+        if lines[other] != cleared:
+            continue
+        same = True
+        for row in range(depth):
+            if children[other, row] != children[count, row]:
+                same = False
+                break
+        if same:
+            return count
+    lines[count] = cleared
+    return count + 1
 
 
 @kernel
