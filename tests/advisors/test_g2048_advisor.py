@@ -31,6 +31,14 @@ def test_line_heuristic_hand_worked(line, expected):
     assert table[row] == pytest.approx(expected, rel=1e-6)
 
 
+def test_every_row_of_the_heuristic_table_against_the_plain_terms():
+    # All 65,536 lines through line_value (plain Python from spec 3.3); the table holds float32.
+    table = heuristic.row_table(heuristic.PUBLISHED.as_array())
+    expected = np.array([heuristic.line_value(tuple((row >> (4 * p)) & 0xF for p in range(4)))
+                         for row in range(65536)], np.float32)
+    assert np.array_equal(table, expected)
+
+
 def _heuristic(exponents) -> float:
     rows = [tuple(exponents[4 * r:4 * r + 4]) for r in range(4)]
     columns = [tuple(exponents[4 * r + c] for r in range(4)) for c in range(4)]
@@ -77,6 +85,75 @@ def test_compiled_search_equals_the_plain_expectimax(rows, depth):
                 assert got is None
             else:
                 assert got == pytest.approx(want, rel=1e-5)
+
+
+# nneonneo's program tries the replies up, down, left, right (Kibitz's directions 0, 2, 3, 1).
+NNEONNEO_REPLY_ORDER = (0, 2, 3, 1)
+
+
+def _line_value32(line, cache={}) -> float:
+    if line not in cache:
+        cache[line] = float(np.float32(heuristic.line_value(line)))
+    return cache[line]
+
+
+def _heuristic32(exponents) -> float:
+    """The heuristic from float32 line values, as the compiled search's table holds them."""
+    rows = [tuple(exponents[4 * r:4 * r + 4]) for r in range(4)]
+    columns = [tuple(exponents[4 * r + c] for r in range(4)) for c in range(4)]
+    return sum(_line_value32(line) for line in rows + columns)
+
+
+def _chance_with_table(exponents, depth, probability, threshold, table) -> float:
+    """Spec 3.2 with nneonneo's transposition table, in plain Python: a dict per root slide; a
+    node is looked up after the cut-off test and used when it was searched at least as deep
+    (however likely it was then), and stored when searched."""
+    if probability < threshold or depth <= 0:
+        return _heuristic32(exponents)
+    if exponents in table and table[exponents][0] >= depth:
+        return table[exponents][1]
+    empty = [cell for cell, e in enumerate(exponents) if e == 0]
+    total = 0.0
+    for cell in empty:
+        for exponent, p in ((1, 0.9), (2, 0.1)):
+            spawned = list(exponents)
+            spawned[cell] = exponent
+            spawned = tuple(spawned)
+            best = 0.0
+            for direction in NNEONNEO_REPLY_ORDER:
+                after = reference.slide(spawned, direction)[0]
+                if after != spawned:
+                    best = max(best, _chance_with_table(after, depth - 1, probability / len(empty) * p, threshold,
+                                                        table))
+            total += p * best
+    value = total / len(empty)
+    table[exponents] = (depth, value)
+    return value
+
+
+@pytest.mark.parametrize("rows, depth, threshold", [
+    ([[1024, 512, 256, 2], [2, 4, 8, 16], [0, 2, 4, 0], [0, 0, 0, 2]], 3, 1e-2),
+    ([[2, 2, 4, 4], [2, 2, 4, 4], [8, 8, 0, 0], [0, 0, 0, 0]], 4, 2e-2),
+    ([[8, 4, 4, 2], [2, 2, 4, 8], [0, 2, 0, 2], [0, 0, 0, 4]], 4, 2e-2),
+])
+def test_search_equals_a_plain_search_with_nneonneos_table(rows, depth, threshold):
+    # The compiled search (its horizon shortcuts, its table, one or two threads) against the
+    # expectimax with nneonneo's table rule written plainly: the same values to 1e-12 (float
+    # sums in another order, the table's 2^-44) and so the same best slide.
+    state = State.from_rows(rows)
+    expected = []
+    for direction in range(4):
+        after = reference.slide(state.exponents, direction)[0]
+        expected.append(None if after == state.exponents
+                        else _chance_with_table(after, depth, 1.0, threshold, {}) + 1e-6)
+    best = max((value, -d) for d, value in enumerate(expected) if value is not None)
+    for threads in (1, 2):
+        evaluation = Expectimax(threshold=threshold, threads=threads).evaluate(state, Budget(depth=depth))
+        for got, want in zip(evaluation.values, expected):
+            assert (got is None) == (want is None)
+            if want is not None:
+                assert got == pytest.approx(want, rel=1e-12)
+        assert evaluation.best_direction == -best[1]
 
 
 @pytest.mark.parametrize("rows", [
@@ -172,7 +249,9 @@ def test_rank_is_empty_while_a_tile_is_due_and_at_game_over():
 
 def test_time_budget_deepens_within_bounds():
     state = State.from_rows([[2, 4, 8, 16], [32, 64, 128, 256], [2, 0, 0, 2], [0, 0, 0, 4]])
-    evaluation = Expectimax(threads=1).evaluate(state, Budget(milliseconds=50))
+    advisor = Expectimax(threads=1)
+    advisor.evaluate(state, Budget(depth=2))  # loads the compiled kernels, which alone can take 50 ms
+    evaluation = advisor.evaluate(state, Budget(milliseconds=50))
     assert evaluation.depth >= 2
     assert evaluation.milliseconds < 400
 

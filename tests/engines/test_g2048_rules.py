@@ -185,6 +185,25 @@ def test_kernel_helpers_against_the_plain_rules():
         assert kernel.can_move(board, kernel.LEFT_TABLE, kernel.RIGHT_TABLE) == reference.can_move(exponents)
 
 
+def test_every_row_table_entry_against_the_plain_rules():
+    # All 65,536 rows (low nibble = column 0) through the plain rules' slide_line, toward column 0
+    # and, read from the other wall, toward column 3: the slid row, the points, the merged
+    # positions; a pair of 32768s (exponent 15) does not fit a nibble and is flagged instead.
+    for row in range(65536):
+        line = [(row >> (4 * position)) & 0xF for position in range(4)]
+        toward_left, gain, merged_left = reference.slide_line(line)
+        toward_right, _, merged_right = reference.slide_line(line[::-1])
+        if max(toward_left) > 15:
+            assert kernel.OVERFLOW_TABLE[row], row
+            continue
+        assert not kernel.OVERFLOW_TABLE[row], row
+        assert kernel.LEFT_TABLE[row] == sum(e << (4 * p) for p, e in enumerate(toward_left)), row
+        assert kernel.RIGHT_TABLE[row] == sum(e << (4 * (3 - p)) for p, e in enumerate(toward_right)), row
+        assert kernel.GAIN_TABLE[row] == gain, row
+        assert kernel.MERGED_LEFT_TABLE[row] == sum(1 << p for p in merged_left), row
+        assert kernel.MERGED_RIGHT_TABLE[row] == sum(1 << (3 - p) for p in merged_right), row
+
+
 # -- notation ---------------------------------------------------------------------------------------
 def test_board_text_round_trip_and_forms():
     state = State.from_rows([[2, 0, 0, 4], [0, 16, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2048]], score=96, spawns_due=1)
