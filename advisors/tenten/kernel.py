@@ -7,6 +7,16 @@ are tried in increasing cell order and only a strictly better plan replaces the 
 plan kept overall is the first best one in the order (order, first, second, third anchor), as in
 Coelho's single-threaded program.
 
+Coelho's threaded build searches the first piece's anchors in k classes (m mod k, one after the
+other; k = 2 for his Makefile's build, 1 single-threaded), so among equal maxima the plan kept is
+the first in the order (order, m1 mod k, m1, m2, m3); the items follow that order.
+
+When only the best plan is wanted, a plan is skipped when an earlier plan in that order is certain
+to leave the same board with the same points: when no line clears during the round, placing the
+same pieces at the same anchors in another order gives the same board. So a round without clears
+is evaluated only in its first order (order 0, equal pieces in increasing anchor order); later
+orders look only at plans where some placement completes a line.
+
 Most leaves are the third piece dropped on a board without completing a line; for those the
 evaluation is updated rather than recomputed: the line counts gain the piece's cells, and the
 differing neighbour pairs change only along the piece's outline. The integers are the same as a
@@ -32,6 +42,9 @@ VERTICAL_LOW = np.uint64((1 << (SIZE * (SPLIT_ROW - 1))) - 1)
 VERTICAL_HIGH = np.uint64((1 << (SIZE * (SIZE - SPLIT_ROW - 1))) - 1)
 LAST_LOW_ROW = np.uint64(SIZE * (SPLIT_ROW - 1))
 PROBE_PIECES = np.array([INDEX["O"], INDEX["H"], INDEX["V"]], np.int64)
+
+#: Added to a value's ceiling against rounding (values are near 100, their rounding near 1e-14).
+CEILING_MARGIN = 1e-9
 
 #: results[item, ...] columns
 VALUE, SECOND, THIRD, LEAVES = 0, 1, 2, 3
@@ -80,13 +93,40 @@ def _probe_tables():
     return low, high, np.array(anchors, np.int64)
 
 
+def _completion_tables():
+    """For every piece, line and number of empty cells h in that line: the anchors (as two words,
+    bit m of the first for m < 64, bit m - 64 of the second) where one of the piece's rows (for a
+    row) or columns (for a column) holds exactly h cells and lies on that line. Where the piece
+    fits there, it fills the line."""
+    count = len(PIECES)
+    table = np.zeros((count, 2 * SIZE, SIZE + 1, 2), np.uint64)
+    for p, piece in enumerate(PIECES):
+        for row, column in piece.anchors():
+            m = SIZE * row + column
+            word, bit = divmod(m, 64)
+            for i in range(piece.height):
+                table[p, row + i, int(board.ROW_CELLS[p, i]), word] |= np.uint64(1 << bit)
+            for j in range(piece.width):
+                table[p, SIZE + column + j, int(board.COLUMN_CELLS[p, j]), word] |= np.uint64(1 << bit)
+    return table
+
+
 ONCE_LOW, ONCE_HIGH, TWICE_LOW, TWICE_HIGH, OUTLINE_PAIRS, PIECE_SQUARES = _outline_tables()
+COMPLETIONS = _completion_tables()
 SQUARE5_LOW, SQUARE5_HIGH, SQUARE5_ANCHORS = _probe_tables()
 
 #: Everything the planner looks up, in one tuple so the kernels' signatures stay short.
 TABLES = (board.PIECE_LOW, board.PIECE_HIGH, board.ANCHORS, board.ANCHOR_COUNT, board.ROW_CELLS,
           board.COLUMN_CELLS, board.SHAPE, board.COLUMN_LOW, board.COLUMN_HIGH, ONCE_LOW, ONCE_HIGH, TWICE_LOW,
-          TWICE_HIGH, OUTLINE_PAIRS, PIECE_SQUARES, SQUARE5_LOW, SQUARE5_HIGH, SQUARE5_ANCHORS, PROBE_PIECES)
+          TWICE_HIGH, OUTLINE_PAIRS, PIECE_SQUARES, SQUARE5_LOW, SQUARE5_HIGH, SQUARE5_ANCHORS, PROBE_PIECES,
+          COMPLETIONS)
+
+#: What :func:`search_item` does with a round in which no line clears (``repeats`` per order).
+EVERY_PLAN = 0  # evaluate it
+CLEARING_ONLY = 1  # skip it: an earlier order meets the same placements
+SECOND_AFTER_THIRD = 2  # order 0, second and third pieces equal: skip it when m3 < m2
+FIRST_AFTER_THIRD = 3  # order 0, first and third pieces equal: skip it when the third's anchor ranks first
+ALL_EQUAL = 4  # order 0, three equal pieces: both of the last two rules
 
 
 @kernel
@@ -150,7 +190,7 @@ def fits_somewhere(low, high, mask_low, mask_high, anchors, count):
 def full_value(low, high, points, weights, tables, rows, columns):
     (piece_low, piece_high, anchors, anchor_count, row_cells, column_cells, shape, column_low, column_high,
      once_low, once_high, twice_low, twice_high, outline_pairs, piece_squares, square5_low, square5_high,
-     square5_anchors, probe_pieces) = tables
+     square5_anchors, probe_pieces, completions) = tables
     filled, squares, differing = board_terms(low, high, column_low, column_high, rows, columns)
     square5 = 0
     if weights[1] != 0.0:
@@ -163,23 +203,97 @@ def full_value(low, high, points, weights, tables, rows, columns):
 
 
 @kernel
-def search_item(low, high, order, count, first, swapped, weights, tables, scratch, result):
+def anchor_rank(m, classes):
+    """Where first anchor ``m`` comes in Coelho's order: class m mod k first, then m."""
+    return (m % classes) * CELLS + m
+
+
+@kernel
+def place_on_clean(low, high, piece, anchor, piece_low, piece_high, column_low, column_high, shape):
+    """:func:`engines.tenten.kernel.place` on a board without a full line: only the lines the piece
+    covers can fill, so only those are checked. (low, high, rows, columns)."""
+    low |= piece_low[piece, anchor]
+    high |= piece_high[piece, anchor]
+    r0 = anchor // SIZE
+    c0 = anchor - SIZE * r0
+    rows = 0
+    for r in range(r0, r0 + shape[piece, 0]):
+        if r < SPLIT_ROW:
+            if (low >> np.uint64(SIZE * r)) & ROW_BITS == ROW_BITS:
+                rows |= 1 << r
+        elif (high >> np.uint64(SIZE * (r - SPLIT_ROW))) & ROW_BITS == ROW_BITS:
+            rows |= 1 << r
+    columns = 0
+    for c in range(c0, c0 + shape[piece, 1]):
+        if low & column_low[c] == column_low[c] and high & column_high[c] == column_high[c]:
+            columns |= 1 << c
+    if rows or columns:
+        low, high = board.clear_lines(low, high, rows, columns, column_low, column_high)
+    return low, high, rows, columns
+
+
+@kernel
+def added_squares(piece, anchor, rows, columns, row_cells, column_cells, shape):
+    """How much Σ n² over the lines grows when ``piece`` goes at ``anchor`` without a clear, less
+    the piece's own Σ a²: 2·Σ n·a over the lines it covers; and whether it fills a line."""
+    r0 = anchor // SIZE
+    c0 = anchor - SIZE * r0
+    completes = False
+    extra = 0
+    for i in range(shape[piece, 0]):
+        a = row_cells[piece, i]
+        n = rows[r0 + i]
+        if n + a == SIZE:
+            completes = True
+        extra += 2 * n * a
+    for j in range(shape[piece, 1]):
+        a = column_cells[piece, j]
+        n = columns[c0 + j]
+        if n + a == SIZE:
+            completes = True
+        extra += 2 * n * a
+    return extra, completes
+
+
+@kernel
+def touching_pairs(low, high, piece, anchor, once_low, once_high, twice_low, twice_high):
+    """Neighbour pairs between the piece at ``anchor`` and the filled cells around it."""
+    return (popcount(low & once_low[piece, anchor]) + popcount(high & once_high[piece, anchor])
+            + 2 * (popcount(low & twice_low[piece, anchor]) + popcount(high & twice_high[piece, anchor])))
+
+
+@kernel
+def search_item(low, high, order, count, first, classes, swapped, repeats, floor, weights, tables, scratch, result):
     """The best plan that starts with piece ``order[0]`` at cell ``first``: result = (value,
     second anchor, third anchor, leaves evaluated); an anchor is -1 where the plan has no piece.
 
     ``swapped`` skips the plans that an earlier item has already met: when neither of the first two
     placements completes a line, placing them the other way round gives the same board and points.
     1: the order with the first two pieces exchanged comes earlier; 2: the first two pieces are the
-    same, so the pair with the smaller first anchor came earlier; 0: no skipping (every first
-    placement then gets its own best plan, as the ranked list needs)."""
+    same, so the pair whose first anchor ranks first (:func:`anchor_rank`) came earlier; 0: no
+    skipping (every first placement then gets its own best plan, as the ranked list needs).
+    ``repeats`` does the same for whole rounds without a clear (:data:`EVERY_PLAN` ...); with
+    :data:`CLEARING_ONLY` a plan that cannot place its last piece is not looked at either (the
+    caller searches again without skipping when no plan places every piece).
+
+    Third placements that fill no line all leave the same free cells and points; when even the
+    largest value their other terms allow is below the best value met so far (this item's, or
+    ``floor``, the best of an earlier item: -inf when every item needs its own best), only the
+    placements that fill a line are looked at. Pruning strictly lower plans keeps the first best."""
     (piece_low, piece_high, anchors, anchor_count, row_cells, column_cells, shape, column_low, column_high,
      once_low, once_high, twice_low, twice_high, outline_pairs, piece_squares, square5_low, square5_high,
-     square5_anchors, probe_pieces) = tables
-    rows, columns, spare_rows, spare_columns = scratch[0], scratch[1], scratch[2], scratch[3]
+     square5_anchors, probe_pieces, completions) = tables
+    rows1, columns1, rows, columns = scratch[0], scratch[1], scratch[2], scratch[3]
+    spare_rows, spare_columns = scratch[4], scratch[5]
     incremental = weights[1] == 0.0 and weights[2] == 0.0
+    # The most the terms other than points and free cells can add (each criterion is at most 1; 3 probes).
+    other_terms = weights[1] + 3.0 * weights[2] + weights[3] + weights[4] + CEILING_MARGIN
+    first_rank = anchor_rank(first, classes)
     p0 = order[0]
-    low1, high1, rows1, columns1 = place(low, high, p0, first, piece_low, piece_high, column_low, column_high)
-    points1 = placement_points(shape[p0, 2], rows1, columns1)
+    # The board given may hold a full line (not a game position): the first placement checks every line.
+    low1, high1, cleared_rows1, cleared_columns1 = place(low, high, p0, first, piece_low, piece_high, column_low,
+                                                         column_high)
+    points1 = placement_points(shape[p0, 2], cleared_rows1, cleared_columns1)
     best = -np.inf
     best2 = -1
     best3 = -1
@@ -189,17 +303,19 @@ def search_item(low, high, order, count, first, swapped, weights, tables, scratc
         leaves = 1
     else:
         p1 = order[1]
+        filled1, squares1, differing1 = board_terms(low1, high1, column_low, column_high, rows1, columns1)
         placed2 = False
         for k2 in range(anchor_count[p1]):
             m2 = anchors[p1, k2]
             if low1 & piece_low[p1, m2] or high1 & piece_high[p1, m2]:
                 continue
             placed2 = True
-            low2, high2, rows2, columns2 = place(low1, high1, p1, m2, piece_low, piece_high, column_low, column_high)
-            if swapped and rows1 == 0 and columns1 == 0 and rows2 == 0 and columns2 == 0 and (
-                    swapped == 1 or m2 < first):
+            low2, high2, cleared_rows2, cleared_columns2 = place_on_clean(low1, high1, p1, m2, piece_low, piece_high,
+                                                                          column_low, column_high, shape)
+            unchanged = cleared_rows1 == 0 and cleared_columns1 == 0 and cleared_rows2 == 0 and cleared_columns2 == 0
+            if swapped and unchanged and (swapped == 1 or anchor_rank(m2, classes) < first_rank):
                 continue
-            points2 = points1 + placement_points(shape[p1, 2], rows2, columns2)
+            points2 = points1 + placement_points(shape[p1, 2], cleared_rows2, cleared_columns2)
             if count == 2:
                 value = full_value(low2, high2, points2, weights, tables, spare_rows, spare_columns)
                 leaves += 1
@@ -207,15 +323,65 @@ def search_item(low, high, order, count, first, swapped, weights, tables, scratc
                     best, best2 = value, m2
                 continue
             p2 = order[2]
-            filled2, squares2, differing2 = board_terms(low2, high2, column_low, column_high, rows, columns)
+            repeat = repeats if unchanged else EVERY_PLAN
+            cells1 = shape[p1, 2]
+            if cleared_rows2 or cleared_columns2:
+                filled2, squares2, differing2 = board_terms(low2, high2, column_low, column_high, rows, columns)
+            else:
+                # The second piece cleared nothing: board 1's terms plus the piece.
+                extra, _ = added_squares(p1, m2, rows1, columns1, row_cells, column_cells, shape)
+                for i in range(SIZE):
+                    rows[i] = rows1[i]
+                    columns[i] = columns1[i]
+                r0 = m2 // SIZE
+                c0 = m2 - SIZE * r0
+                for i in range(shape[p1, 0]):
+                    rows[r0 + i] += row_cells[p1, i]
+                for j in range(shape[p1, 1]):
+                    columns[c0 + j] += column_cells[p1, j]
+                filled2 = filled1 + cells1
+                squares2 = squares1 + extra + piece_squares[p1]
+                differing2 = differing1
+                if repeat != CLEARING_ONLY:
+                    differing2 += outline_pairs[p1, m2] - 2 * touching_pairs(low1, high1, p1, m2, once_low, once_high,
+                                                                             twice_low, twice_high)
             height, width, cells = shape[p2, 0], shape[p2, 1], shape[p2, 2]
+            if repeat != CLEARING_ONLY and (POINTS_WEIGHT * (points2 + cells) + weights[0] * (CELLS - filled2 - cells)
+                                            + other_terms < max(best, floor)):
+                repeat = CLEARING_ONLY
+            if repeat == CLEARING_ONLY:
+                # Only third placements that fill a line: the anchors that put a row (column) of the
+                # piece holding as many cells as a line has empty on that line, in increasing order.
+                first_word = np.uint64(0)
+                second_word = np.uint64(0)
+                for i in range(SIZE):
+                    row_holes = SIZE - rows[i]
+                    column_holes = SIZE - columns[i]
+                    first_word |= completions[p2, i, row_holes, 0] | completions[p2, SIZE + i, column_holes, 0]
+                    second_word |= completions[p2, i, row_holes, 1] | completions[p2, SIZE + i, column_holes, 1]
+                for w in range(2):
+                    bits = first_word if w == 0 else second_word
+                    while bits:
+                        lowest = bits & (~bits + np.uint64(1))
+                        bits ^= lowest
+                        m3 = 64 * w + popcount(lowest - np.uint64(1))
+                        if low2 & piece_low[p2, m3] or high2 & piece_high[p2, m3]:
+                            continue
+                        leaves += 1
+                        low3, high3, rows3, columns3 = place_on_clean(low2, high2, p2, m3, piece_low, piece_high,
+                                                                      column_low, column_high, shape)
+                        value = full_value(low3, high3, points2 + placement_points(cells, rows3, columns3), weights,
+                                           tables, spare_rows, spare_columns)
+                        if value > best:
+                            best, best2, best3 = value, m2, m3
+                continue
             placed3 = False
             for k3 in range(anchor_count[p2]):
                 m3 = anchors[p2, k3]
                 if low2 & piece_low[p2, m3] or high2 & piece_high[p2, m3]:
                     continue
                 placed3 = True
-                leaves += 1
+                # added_squares and touching_pairs written out: this is the innermost loop.
                 r0 = m3 // SIZE
                 c0 = m3 - SIZE * r0
                 completes = False
@@ -232,9 +398,14 @@ def search_item(low, high, order, count, first, swapped, weights, tables, scratc
                     if n + a == SIZE:
                         completes = True
                     extra += 2 * n * a
+                if not completes and repeat != EVERY_PLAN and (
+                        (repeat != FIRST_AFTER_THIRD and m3 < m2)
+                        or (repeat != SECOND_AFTER_THIRD and anchor_rank(m3, classes) < first_rank)):
+                    continue
+                leaves += 1
                 if completes or not incremental:
-                    low3, high3, rows3, columns3 = place(low2, high2, p2, m3, piece_low, piece_high, column_low,
-                                                         column_high)
+                    low3, high3, rows3, columns3 = place_on_clean(low2, high2, p2, m3, piece_low, piece_high,
+                                                                  column_low, column_high, shape)
                     value = full_value(low3, high3, points2 + placement_points(cells, rows3, columns3), weights,
                                        tables, spare_rows, spare_columns)
                 else:
@@ -261,31 +432,37 @@ def search_item(low, high, order, count, first, swapped, weights, tables, scratc
 
 
 @kernel
-def make_items(low, high, orders, order_count, tables, item_order, item_first):
-    """One item per (order, anchor where the order's first piece fits); their number."""
+def make_items(low, high, orders, order_count, classes, tables, item_order, item_first):
+    """One item per (order, anchor where the order's first piece fits), in Coelho's order (order,
+    anchor class, anchor); their number."""
     piece_low, piece_high, anchors, anchor_count = tables[0], tables[1], tables[2], tables[3]
     count = 0
     for o in range(order_count):
         p = orders[o, 0]
-        for k in range(anchor_count[p]):
-            m = anchors[p, k]
-            if low & piece_low[p, m] == 0 and high & piece_high[p, m] == 0:
-                item_order[count] = o
-                item_first[count] = m
-                count += 1
+        for anchor_class in range(classes):
+            for k in range(anchor_count[p]):
+                m = anchors[p, k]
+                if m % classes == anchor_class and low & piece_low[p, m] == 0 and high & piece_high[p, m] == 0:
+                    item_order[count] = o
+                    item_first[count] = m
+                    count += 1
     return count
 
 
 @kernel
-def run_items(low, high, orders, swapped, pieces_left, item_order, item_first, count, next_item, weights, tables,
-              results):
+def run_items(low, high, orders, classes, swapped, repeats, prune, pieces_left, item_order, item_first, count,
+              next_item, weights, tables, results):
     """A thread's share: items taken one at a time from the counter ``next_item``; ``swapped[o]``
-    is :func:`search_item`'s for order o."""
-    scratch = np.zeros((4, SIZE), np.int64)
+    and ``repeats[o]`` are :func:`search_item`'s for order o; with ``prune``, an item's search
+    skips plans below the best of the items this thread searched before."""
+    scratch = np.zeros((6, SIZE), np.int64)
+    floor = -np.inf
     while True:
         item = fetch_add(next_item, 0, 1)
         if item >= count:
             return
         order = item_order[item]
-        search_item(low, high, orders[order], pieces_left, item_first[item], swapped[order], weights, tables, scratch,
-                    results[item])
+        search_item(low, high, orders[order], pieces_left, item_first[item], classes, swapped[order], repeats[order],
+                    floor, weights, tables, scratch, results[item])
+        if prune:
+            floor = max(floor, results[item, VALUE])

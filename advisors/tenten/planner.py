@@ -66,17 +66,30 @@ class Planning:
 MAX_THREADS = 256
 
 
+#: Coelho's threaded build (his Makefile: PARALLEL = 12) searches the first piece's anchors in
+#: (12 + 5) // 6 = 2 classes, even cells then odd (spec 3.1).
+COELHO_CLASSES = 2
+MAX_CLASSES = CELLS
+
+
 class Planner:
     """Coelho's exhaustive round search with his evaluation; the items (order, first anchor) are
-    shared out among ``threads`` workers. The plan chosen does not depend on the threads."""
+    shared out among ``threads`` workers. The plan chosen does not depend on the threads.
 
-    def __init__(self, weights: Weights = DEFAULT, threads: int = 2) -> None:
+    ``classes`` is Coelho's k: among equally good plans the first is kept in the order (order, first
+    anchor mod k, first anchor, second, third); 1 is his single-threaded build, 2 (:data:`COELHO_CLASSES`)
+    the build of his Makefile. Only the choice among equal values depends on it."""
+
+    def __init__(self, weights: Weights = DEFAULT, threads: int = 2, classes: int = 1) -> None:
         limits.check_int(threads, "the planner threads", 1, MAX_THREADS)
+        limits.check_int(classes, "the first anchor classes", 1, MAX_CLASSES)
         self.weights = weights
         self.threads = threads
+        self.classes = classes
         self._weights = np.array(weights.as_tuple(), np.float64)
         self._orders = np.zeros((MAX_ORDERS, TRAY_SLOTS), np.int64)
         self._swapped = np.zeros(MAX_ORDERS, np.int64)
+        self._repeats = np.zeros(MAX_ORDERS, np.int64)
         self._item_order = np.zeros(MAX_ITEMS, np.int64)
         self._item_first = np.zeros(MAX_ITEMS, np.int64)
         self._results = np.zeros((MAX_ITEMS, 4), np.float64)
@@ -93,20 +106,24 @@ class Planner:
         for o, letters in enumerate(letter_orders):
             self._orders[o, :len(letters)] = [INDEX[letter] for letter in letters]
             self._swapped[o] = 0
+            self._repeats[o] = kernel.EVERY_PLAN
             if not every_first and len(letters) >= 2:
                 exchanged = (letters[1], letters[0], *letters[2:])
                 if exchanged == letters:
                     self._swapped[o] = 2
                 elif letter_orders.index(exchanged) < o:
                     self._swapped[o] = 1
-        count = kernel.make_items(low, high, self._orders, len(letter_orders), kernel.TABLES, self._item_order,
-                                  self._item_first)
+            if not every_first and len(letters) == 3:
+                self._repeats[o] = _repeats(o, letters)
+        count = kernel.make_items(low, high, self._orders, len(letter_orders), self.classes, kernel.TABLES,
+                                  self._item_order, self._item_first)
         pieces = len(letter_orders[0]) if letter_orders else 0
         self._next_item[0] = 0
 
         def work() -> None:
-            kernel.run_items(low, high, self._orders, self._swapped, pieces, self._item_order, self._item_first, count,
-                             self._next_item, self._weights, kernel.TABLES, self._results)
+            kernel.run_items(low, high, self._orders, self.classes, self._swapped, self._repeats, not every_first,
+                             pieces, self._item_order, self._item_first, count, self._next_item, self._weights,
+                             kernel.TABLES, self._results)
 
         helpers = ([self._pool.submit(work) for _ in range(1, min(self.threads, count))]
                    if self._pool is not None and count > 1 else [])
@@ -123,6 +140,11 @@ class Planner:
             if count == 0:
                 return -1, [], 0
             values = self._results[:count, kernel.VALUE]
+            if values.max() < 0.0:
+                # No plan places every piece (the game ends): the skipping search does not rank
+                # the partial plans, so search them all.
+                letter_orders, count, pieces = self._search(low, high, tray, every_first=True)
+                values = self._results[:count, kernel.VALUE]
             item = int(np.argmax(values))  # the first of equal maxima: Coelho's tie-break
             return item, self._placements(letter_orders, item, pieces), int(self._results[:count, kernel.LEAVES].sum())
 
@@ -196,6 +218,22 @@ def explain(state: State, plan: Plan, weights: Weights = DEFAULT) -> str:
         left = len(state.pieces_left) - len(plan.placements)
         text = f"no order places every piece ({left} left over): the game ends. " + text
     return text
+
+
+def _repeats(order: int, letters: tuple[str, ...]) -> int:
+    """What the search does with this order's rounds that clear no line (see the kernel): every
+    order after the first spells a permutation of the first, which meets the same placements
+    earlier; in the first, equal pieces are met again with their anchors exchanged."""
+    if order > 0:
+        return kernel.CLEARING_ONLY
+    first, second, third = letters
+    if first == second == third:
+        return kernel.ALL_EQUAL
+    if second == third:
+        return kernel.SECOND_AFTER_THIRD
+    if first == third:
+        return kernel.FIRST_AFTER_THIRD
+    return kernel.EVERY_PLAN
 
 
 _shared: Planner | None = None

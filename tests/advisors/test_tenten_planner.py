@@ -171,3 +171,109 @@ def test_seeded_games_repeat_and_count_rounds():
     assert (first.score, first.rounds) == (again.score, again.rounds)
     total = summary([first])
     assert total["games_ended"] == 0 and total["mean_rounds_estimate"] is None
+
+
+def first_best_plan(filled: int, tray: tuple[str, str, str], weights: Weights, classes: int):
+    """Plain-Python exhaustive search in Coelho's order (spec 3.1): the distinct orders of the tray
+    slots (1 2 3, 1 3 2, 2 1 3, ...), the first piece's anchors class by class (cell mod
+    ``classes``), then the second's and third's by cell; only a strictly greater value replaces the
+    kept plan. The complete plan kept, as (letter, cell) pairs, and its value; None if none."""
+    permutations = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
+    spelled = []
+    for permutation in permutations:
+        letters = tuple(tray[i] for i in permutation)
+        if letters not in spelled:
+            spelled.append(letters)
+    values: dict[tuple[int, int], float] = {}  # the same board and points recur across orders
+
+    def value_of(board: int, points: int) -> float:
+        if (board, points) not in values:
+            values[(board, points)] = evaluation.evaluate(board, points, weights)
+        return values[(board, points)]
+
+    def cells(board: int, letter: str) -> list[int]:
+        return [SIZE * r + c for r, c in reference.placements(board, letter)]
+
+    best, best_plan = None, None
+    for a, b, c in spelled:
+        firsts = sorted(cells(filled, a), key=lambda m: (m % classes, m))
+        for m1 in firsts:
+            board1, _, _, points1 = reference.place(filled, a, *divmod(m1, SIZE))
+            for m2 in cells(board1, b):
+                board2, _, _, points2 = reference.place(board1, b, *divmod(m2, SIZE))
+                for m3 in cells(board2, c):
+                    board3, _, _, points3 = reference.place(board2, c, *divmod(m3, SIZE))
+                    value = value_of(board3, points1 + points2 + points3)
+                    if best is None or value > best:
+                        best, best_plan = value, [(a, m1), (b, m2), (c, m3)]
+    return best_plan, best
+
+
+def seeded_board(seed: int, cells: int, near_full: int) -> int:
+    """``cells`` random cells, then ``near_full`` rows and columns filled but for one or two cells
+    (so that plans clear lines), with no full line left."""
+    rng = np.random.default_rng(seed)
+    filled = 0
+    for cell in rng.choice(100, size=cells, replace=False):
+        filled |= 1 << int(cell)
+    for _ in range(near_full):
+        line = int(rng.integers(10))
+        holes = set(int(h) for h in rng.choice(10, size=int(rng.integers(1, 3)), replace=False))
+        for k in range(10):
+            cell = 10 * line + k if rng.random() < 0.5 else 10 * k + line
+            if k in holes:
+                filled &= ~(1 << cell)
+            else:
+                filled |= 1 << cell
+    for r in range(10):
+        if all(filled >> (10 * r + c) & 1 for c in range(10)):
+            filled &= ~(1 << (10 * r + int(rng.integers(10))))
+    for c in range(10):
+        if all(filled >> (10 * r + c) & 1 for r in range(10)):
+            filled &= ~(1 << (10 * int(rng.integers(10)) + c))
+    return filled
+
+
+#: Trays with every kind of repeat (first two, last two, first and last, all three equal) and none,
+#: with the random cells of their board (fewer for big pieces; the last board is too full for its
+#: tray: no plan places all three).
+DEALS = [(("o", "I", "_"), 25), (("i", "i", "-"), 40), (("-", "i", "i"), 40), ((".", "r", "."), 40),
+         (("o", "o", "o"), 25), (("t", "j", "l"), 25), (("V", "H", "."), 25), ((".", ".", "."), 40),
+         (("I", "_", "I"), 25), (("r", "o", "r"), 25), (("O", "O", "V"), 30)]
+
+
+@pytest.mark.parametrize("case", range(len(DEALS)))
+@pytest.mark.parametrize("classes", [1, 2])
+def test_the_planner_keeps_the_plan_of_the_plain_exhaustive_search(case, classes):
+    """The fast search skips plans met in an earlier order and plans below the best so far; the plan
+    it keeps must still be the first best of the plain search, for Coelho's single-threaded (k = 1)
+    and Makefile (k = 2) orders."""
+    tray, cells = DEALS[case]
+    filled = seeded_board(100 + case, cells=cells, near_full=2 + case % 3)
+    expected_plan, expected_value = first_best_plan(filled, tray, evaluation.DEFAULT, classes)
+    low, high = board.split(filled)
+    for threads in (1, 2):
+        _, placements, _ = Planner(threads=threads, classes=classes).best(low, high, tray)
+        if expected_plan is None:
+            assert len(placements) < 3
+        else:
+            assert placements == expected_plan, (case, threads)
+    ranked = Planner(threads=1, classes=classes).rank(State(filled, tray))
+    if expected_plan is None:
+        assert not ranked[0].plan.complete
+    else:  # the ranked list's best (searched without skipping) has the same value
+        assert ranked[0].score == expected_value
+
+
+def test_coelhos_anchor_classes_decide_between_equal_plans():
+    """Row 0 full but for cells 1 and 3, three single cells: the best plans fill the row (it clears)
+    and leave one dot in a corner (2 differing pairs). k = 1 meets first the plan starting at the
+    first free cell: dots at 1 and 3, the row clears, the last dot at 0. k = 2 searches even first
+    cells first; the best of those is the dot at 90 (the only free even corner), then 1 and 3."""
+    filled = sum(1 << c for c in range(10) if c not in (1, 3))
+    tray = (".", ".", ".")
+    expected = {1: [(".", 1), (".", 3), (".", 0)], 2: [(".", 90), (".", 1), (".", 3)]}
+    for classes, plan in expected.items():
+        _, placements, _ = Planner(threads=1, classes=classes).best(*board.split(filled), tray)
+        assert placements == plan
+        assert first_best_plan(filled, tray, evaluation.DEFAULT, classes)[0] == plan
