@@ -83,11 +83,12 @@ def _bit_index_table() -> np.ndarray:
 
 def _lanes_by_count() -> np.ndarray:
     """LANES_BY_COUNT[piece, cy, k] = the lanes whose orientation has k cells in box row cy: a
-    resting position there completes a row with k empty cells exactly when k matches."""
+    resting position there completes a row with k empty cells exactly when k matches (none for
+    k = 0, a row that cannot be completed)."""
     table = np.zeros((PIECE_COUNT, 4, 5), dtype=np.int64)
     for piece in range(PIECE_COUNT):
         for cy in range(4):
-            for cells in range(5):
+            for cells in range(1, 5):  # 0: the row cannot be completed
                 table[piece, cy, cells] = _signed(sum(LANE_BITS << (LANE * o) for o in range(4)
                                                       if bin(int(ROW_MASKS[piece, o, cy])).count("1") == cells))
     return table
@@ -324,10 +325,9 @@ def choose_piece(well, width, depth, mild, table, entry_wells, entry_hashes, ent
                 remembers = True
                 break
     first_filled = top_row(well, depth)
-    clearable = clearable_rows(well, width, depth)
     packed = width <= PACKED_WIDTH and not remembers
     scratch = well_scratch(depth)
-    start, empty = _prepare_well(well, width, depth, scratch)
+    start, empty, clearable = _prepare_well(well, width, depth, scratch)
     best = -1
     for piece in range(PIECE_COUNT):
         seen_most = 0
@@ -695,71 +695,58 @@ def resting_positions(well, width, depth, piece, out):
     return found
 
 
-@kernel
-def clearable_rows(well, width, depth):
-    """Bit r set for each row r at or below the bar that one piece could complete (1 to 4
-    empty cells): only placements touching these rows can clear lines."""
-    full = (1 << width) - 1
-    rows = 0
-    for row in range(BAR, depth):
-        gap = ~well[row] & full
-        if gap != 0:
-            cells = 0
-            while gap:
-                gap &= gap - 1
-                cells += 1
-            if cells <= 4:
-                rows |= np.int64(1) << row
-    return rows
-
-
 # Rows of the per-well scratch of :func:`ai_piece` and :func:`children_of_well` (see
-# :func:`well_scratch`): the free lanes of every row, then per piece the fitting positions of
-# every box row and the resting positions of every row.
+# :func:`well_scratch`): the free lanes of every row, the empty cells of every row a piece could
+# complete (else 0), and per piece the resting positions of every row.
 FREE_ROW = 0
-FIT_ROWS = 1
-REST_ROWS = 1 + PIECE_COUNT
+GAP_ROW = 1
+REST_ROWS = 2
 
 
 @kernel
 def well_scratch(depth):
     """Scratch space for one well's search (reused from well to well: nothing is allocated per well)."""
-    return np.zeros((1 + 2 * PIECE_COUNT, depth + 5), dtype=np.int64)
+    return np.zeros((REST_ROWS + PIECE_COUNT, depth + 5), dtype=np.int64)
 
 
 @kernel
 def _prepare_well(well, width, depth, scratch):
-    """Fill the free lanes of every row (none below the floor); returns the row the spawn drops
-    to and whether the box's four rows there are empty."""
+    """Fill the free lanes of every row (none below the floor) and the gaps of the rows one
+    piece could complete (1 to 4 empty cells, at or below the bar). Returns the row the spawn
+    drops to, whether the box's four rows there are empty, and the clearable rows as bits
+    (only placements touching them can clear lines)."""
     full = (1 << width) - 1
+    clearable = np.int64(0)
     for row in range(depth):
         scratch[FREE_ROW, row] = ((~well[row] & full) << X_OFFSET) * LANE_COPIES
+        gap = ~well[row] & full
+        cells = 0
+        while gap and cells <= 4:
+            gap &= gap - 1
+            cells += 1
+        if row < BAR or cells > 4:
+            cells = 0
+        scratch[GAP_ROW, row] = cells
+        if cells:
+            clearable |= np.int64(1) << row
     for row in range(depth, depth + 5):
         scratch[FREE_ROW, row] = 0
+        scratch[GAP_ROW, row] = 0
     start = 0
     while start + 4 < depth and well[start + 4] == 0:
         start += 1
     empty = well[start] == 0 and well[start + 1] == 0 and well[start + 2] == 0 and well[start + 3] == 0
-    return start, empty
+    return start, empty, clearable
 
 
 @kernel
-def _completing(well, width, piece, y, near):
-    """The packed positions of box top ``y`` that would complete one of the rows marked in
-    ``near`` (bit cy: row y + cy is clearable) if they rest there: a resting piece covers only
-    empty cells, so it completes a row when its box row there has as many cells as the row has
-    gaps."""
-    full = (1 << width) - 1
-    completing = np.int64(0)
-    for cy in range(4):
-        if near >> cy & 1:
-            gap = ~well[y + cy] & full
-            cells = 0
-            while gap:
-                gap &= gap - 1
-                cells += 1
-            completing |= _LANES_BY_COUNT[piece, cy, cells]
-    return completing
+def _completing(scratch, piece, y):
+    """The packed positions of box top ``y`` that complete a row if they rest there: a resting
+    piece covers only empty cells, so it completes a row when its box row there has as many
+    cells as the row has gaps."""
+    return ((_LANES_BY_COUNT[piece, 0, scratch[GAP_ROW, y]] | _LANES_BY_COUNT[piece, 1, scratch[GAP_ROW, y + 1]])
+            | (_LANES_BY_COUNT[piece, 2, scratch[GAP_ROW, y + 2]]
+               | _LANES_BY_COUNT[piece, 3, scratch[GAP_ROW, y + 3]]))
 
 
 @kernel
@@ -790,8 +777,7 @@ def piece_peak(well, width, depth, piece, first_filled, clearable, limit, scratc
     reachable resting placements, searched a row at a time (the resting positions of each row
     are kept in the scratch, the row after the last one set to -1). Stops as soon as the peak
     reaches ``limit`` (a piece that rates that high cannot be the AI's choice) and returns it
-    then. ``clearable`` is :func:`clearable_rows` of the well; ``scratch``, ``start`` and
-    ``empty`` come from :func:`_prepare_well`. A resting placement completes a row exactly when
+    then. ``scratch``, ``start``, ``empty`` and ``clearable`` come from :func:`_prepare_well`. A resting placement completes a row exactly when
     its box row there has as many cells as the row has gaps (it fits, so they are the gaps);
     those few are rated one by one, the others in closed form: the piece's top row, or the
     well's first filled row when that is higher."""
@@ -801,6 +787,7 @@ def piece_peak(well, width, depth, piece, first_filled, clearable, limit, scratc
     top1 = _BOXES[piece, 1, 1]
     top2 = _BOXES[piece, 2, 1]
     top3 = _BOXES[piece, 3, 1]
+    top_most = max(max(top0, top1), max(top2, top3))
     peak = -1
     y = start
     reach = _fit_at(scratch, start, lanes)
@@ -815,33 +802,48 @@ def piece_peak(well, width, depth, piece, first_filled, clearable, limit, scratc
             reach = _closure(reach, below)
         scratch[rests_row, y] = resting
         if resting != 0:
-            near = (clearable >> y) & 15
-            if near:
-                completing = _completing(well, width, piece, y, near) & resting
+            if (clearable >> y) & 15:
+                # the resting positions completing box row 0, 1, 2, 3
+                row0 = _LANES_BY_COUNT[piece, 0, scratch[GAP_ROW, y]] & resting
+                row1 = _LANES_BY_COUNT[piece, 1, scratch[GAP_ROW, y + 1]] & resting
+                row2 = _LANES_BY_COUNT[piece, 2, scratch[GAP_ROW, y + 2]] & resting
+                row3 = _LANES_BY_COUNT[piece, 3, scratch[GAP_ROW, y + 3]] & resting
+                completing = (row0 | row1) | (row2 | row3)
                 resting ^= completing
                 while completing:
                     low = completing & -completing
+                    completing ^= low
                     index = bit_index(low)
-                    rating = rating_after(well, width, depth, piece, (index & (LANE - 1)) - X_OFFSET, y,
-                                          index >> 4, first_filled)
+                    top = y + _BOXES[piece, index >> 4, 1]
+                    if top < BAR:  # nothing clears above the bar
+                        rating = top if top < first_filled else first_filled
+                    elif top > first_filled:  # the first filled row survives, moved down by the lines
+                        rating = first_filled + ((row0 & low) != 0) + ((row1 & low) != 0) + ((row2 & low) != 0) \
+                            + ((row3 & low) != 0)
+                    elif top < first_filled and width > 4:  # the piece's top row survives (an empty row before)
+                        rating = top + ((row0 & low) != 0) + ((row1 & low) != 0) + ((row2 & low) != 0) \
+                            + ((row3 & low) != 0)
+                    else:
+                        rating = rating_after(well, width, depth, piece, (index & (LANE - 1)) - X_OFFSET, y,
+                                              index >> 4, first_filled)
                     if rating > peak:
                         peak = rating
-                    completing ^= low
-            top = -1
-            if resting & LANE_BITS:
-                top = top0
-            if (resting >> LANE) & LANE_BITS and top1 > top:
-                top = top1
-            if (resting >> (2 * LANE)) & LANE_BITS and top2 > top:
-                top = top2
-            if resting >> (3 * LANE) and top3 > top:
-                top = top3
-            if top >= 0:
-                rating = y + top
-                if rating > first_filled:
-                    rating = first_filled
-                if rating > peak:
-                    peak = rating
+            if peak < first_filled and y + top_most > peak:  # else no placement without clears rates higher
+                top = -1
+                if resting & LANE_BITS:
+                    top = top0
+                if (resting >> LANE) & LANE_BITS and top1 > top:
+                    top = top1
+                if (resting >> (2 * LANE)) & LANE_BITS and top2 > top:
+                    top = top2
+                if resting >> (3 * LANE) and top3 > top:
+                    top = top3
+                if top >= 0:
+                    rating = y + top
+                    if rating > first_filled:
+                        rating = first_filled
+                    if rating > peak:
+                        peak = rating
             if peak >= limit:
                 return peak
         y += 1
@@ -863,8 +865,7 @@ def _choose(well, width, depth, scratch):
     as soon as it is seen to rate at least the best peak so far; the scratch keeps the chosen
     piece's resting positions row by row."""
     first_filled = top_row(well, depth)
-    clearable = clearable_rows(well, width, depth)
-    start, empty = _prepare_well(well, width, depth, scratch)
+    start, empty, clearable = _prepare_well(well, width, depth, scratch)
     best = 0
     best_peak = piece_peak(well, width, depth, 0, first_filled, clearable, depth + 1, scratch, start, empty)
     for piece in range(1, PIECE_COUNT):
@@ -891,7 +892,7 @@ def children_of_well(well, width, depth, scratch, children, lines):
         resting = scratch[rests_row, y]
         kept = resting
         near = (clearable >> y) & 15
-        completing = _completing(well, width, piece, y, near) & resting if near else np.int64(0)
+        completing = _completing(scratch, piece, y) & resting if near else np.int64(0)
         for o in range(4):
             twin = _TWINS[piece, o, 0]
             if twin < 0:
