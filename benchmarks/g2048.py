@@ -30,10 +30,11 @@ evenly spread. The process is pinned to one core (``--core``; nneonneo's library
 each position is searched in turn by nneonneo, by Kibitz at nneonneo's settings (cut-off 1e-4, its
 adaptive depth max(3, distinct tiles - 2), its heuristic, one thread) and by Kibitz at its default
 settings (cut-off 3e-4, one thread), so all meet the machine in the same state. Printed: each one's
-ms per move (mean), the ratio of the means, the median of the per-position ratios with their
-10th-90th percentiles, how often Kibitz chose nneonneo's best slide, and the load average before and
-after. ``--two-threads`` also times Kibitz's default with two threads on both cores (wall and CPU
-time). Without the anchor it says so and times Kibitz alone. ``--markdown`` prints the result as a
+ms per move (mean) in CPU time of the searching thread (the machine is shared: wall time also
+counts other programs' turns on the core) and in wall time, the ratios of the means, the median
+of the per-position CPU-time ratios with their 10th-90th percentiles, how often Kibitz chose
+nneonneo's best slide, and the load average before and after. ``--two-threads`` also times
+Kibitz's default with two threads on both cores (wall time, and CPU time of both threads). Without the anchor it says so and times Kibitz alone. ``--markdown`` prints the result as a
 Markdown table with the machine, the date and the anchor's commit.
 """
 
@@ -282,26 +283,29 @@ def compare_with_nneonneo(anchor: Path | None, positions: list[int], core: int, 
     if nneonneo is not None:
         nneonneo.scores(positions[0])
     load_before = os.getloadavg()
-    seconds = {name: [] for name in ["nneonneo", *configs]}
-    cpu_two: list[float] = []
+    # Per search and position: the calling thread's CPU time (what the search itself cost, not
+    # the time other programs held the core: this machine is shared) and the wall time.
+    cpu = {name: [] for name in ["nneonneo", *configs]}
+    wall = {name: [] for name in ["nneonneo", *configs]}
     agree = {name: 0 for name in configs}
     for done, board in enumerate(positions, start=1):
         state = State(unpack(np.uint64(board)))
         theirs = None
         if nneonneo is not None:
-            began = time.perf_counter()
+            cpu_began, began = time.thread_time(), time.perf_counter()
             scores = nneonneo.scores(board)
-            seconds["nneonneo"].append(time.perf_counter() - began)
+            wall["nneonneo"].append(time.perf_counter() - began)
+            cpu["nneonneo"].append(time.thread_time() - cpu_began)
             theirs = best_of(scores)
         for name, advisor in configs.items():
             if name == "two":
                 os.sched_setaffinity(0, everywhere)  # its helper thread is made here, on every core
-                cpu_began = time.process_time()
+            cpu_began = time.process_time() if name == "two" else time.thread_time()
             began = time.perf_counter()
             ours = advisor.evaluate(state).best_direction
-            seconds[name].append(time.perf_counter() - began)
+            wall[name].append(time.perf_counter() - began)
+            cpu[name].append((time.process_time() if name == "two" else time.thread_time()) - cpu_began)
             if name == "two":
-                cpu_two.append(time.process_time() - cpu_began)
                 os.sched_setaffinity(0, {core})
             agree[name] += theirs is not None and ours == theirs
         if done % 100 == 0:
@@ -309,29 +313,27 @@ def compare_with_nneonneo(anchor: Path | None, positions: list[int], core: int, 
     load_after = os.getloadavg()
     os.sched_setaffinity(0, everywhere)
     count = len(positions)
-    mean_ms = {name: 1000.0 * sum(values) / count for name, values in seconds.items() if values}
     labels = {"nneonneo": "nneonneo/2048-ai, its library (1e-4, 1 thread)",
               "like": "Kibitz at nneonneo's settings (1e-4, 1 thread)",
               "default": f"Kibitz default ({PROBABILITY_THRESHOLD:g}, 1 thread)",
-              "two": f"Kibitz default ({PROBABILITY_THRESHOLD:g}, 2 threads, wall)"}
+              "two": f"Kibitz default ({PROBABILITY_THRESHOLD:g}, 2 threads)"}
+    header = ("search", "CPU ms/move", "wall ms/move", "CPU ratio of means", "median CPU ratio (10th-90th pct)",
+              "wall ratio of means", "nneonneo's best slide")
     rows = []
-    for name in seconds:
-        if not seconds[name]:
+    for name in cpu:
+        if not cpu[name]:
             continue
+        cpu_ms, wall_ms = (1000.0 * sum(times[name]) / count for times in (cpu, wall))
         if name == "nneonneo" or nneonneo is None:
-            rows.append((labels[name], f"{mean_ms[name]:.2f}", "", "", ""))
+            rows.append((labels[name], f"{cpu_ms:.2f}", f"{wall_ms:.2f}", "", "", "", ""))
             continue
-        ratios = [ours / theirs for ours, theirs in zip(seconds[name], seconds["nneonneo"])]
-        median, low, high = _spread(ratios)
-        rows.append((labels[name], f"{mean_ms[name]:.2f}", f"{mean_ms[name] / mean_ms['nneonneo']:.3f}x",
-                     f"{median:.3f}x ({low:.3f}-{high:.3f})", f"{100.0 * agree[name] / count:.1f} %"))
-    if cpu_two:
-        cpu_ms = 1000.0 * sum(cpu_two) / count
-        rows.append((f"Kibitz default ({PROBABILITY_THRESHOLD:g}, 2 threads, CPU)", f"{cpu_ms:.2f}",
-                     f"{cpu_ms / mean_ms['nneonneo']:.3f}x" if nneonneo is not None else "", "", ""))
-    header = ("search", "ms/move", "ratio of means", "median ratio (10th-90th pct)", "nneonneo's best slide")
+        median, low, high = _spread([ours / theirs for ours, theirs in zip(cpu[name], cpu["nneonneo"])])
+        rows.append((labels[name], f"{cpu_ms:.2f}", f"{wall_ms:.2f}", f"{sum(cpu[name]) / sum(cpu['nneonneo']):.3f}x",
+                     f"{median:.3f}x ({low:.3f}-{high:.3f})", f"{sum(wall[name]) / sum(wall['nneonneo']):.3f}x",
+                     f"{100.0 * agree[name] / count:.1f} %"))
     commit = anchor_commit(anchor) if library is not None else "absent"
-    facts = (f"{count} positions ({source}), each searched in turn on core {core}; load average "
+    both = " (two threads: on both cores, CPU time of both)" if "two" in configs else ""
+    facts = (f"{count} positions ({source}), each searched in turn on core {core}{both}; load average "
              f"{load_before[0]:.2f} before, {load_after[0]:.2f} after; {machine()}; "
              f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; nneonneo/2048-ai commit {commit}")
     if markdown:
