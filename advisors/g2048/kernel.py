@@ -385,6 +385,20 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
             for direction in range(4):
                 prefetch(table, _table_index(slides[level, direction], shift))
         spawned[level] = board_after_spawn
+        if depth[level] > 2:
+            # A reply searched deeper will first try a 2 on its first empty cell: those replies'
+            # table slots are asked for right after, too soon for a prefetch made then.
+            child_probability = cell_probability[level] * tile_probability * 0.9
+            for direction in range(4):
+                reply = slides[level, direction]
+                if reply == board_after_spawn or child_probability < threshold * empty_count(reply):
+                    continue
+                cell = 0
+                while (reply >> np.uint64(4 * cell)) & np.uint64(0xF) != 0:
+                    cell += 1
+                _replies(reply | (np.uint64(1) << np.uint64(4 * cell)), left, right, slid[0])
+                for grandchild in range(4):
+                    prefetch(table, _table_index(slid[0, grandchild], shift))
         # The spawn searched after this one, slid now so that its table slots load while this
         # spawn's replies are searched: a 4 here if it is likely enough, else a 2 on the next
         # empty cell (as likely as this spawn, so searched too).
