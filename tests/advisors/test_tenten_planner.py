@@ -173,11 +173,14 @@ def test_seeded_games_repeat_and_count_rounds():
     assert total["games_ended"] == 0 and total["mean_rounds_estimate"] is None
 
 
-def first_best_plan(filled: int, tray: tuple[str, str, str], weights: Weights, classes: int):
+def first_best_plan(filled: int, tray: tuple[str, str, str], weights: Weights, classes: int,
+                    per_first: dict | None = None):
     """Plain-Python exhaustive search in Coelho's order (spec 3.1): the distinct orders of the tray
     slots (1 2 3, 1 3 2, 2 1 3, ...), the first piece's anchors class by class (cell mod
     ``classes``), then the second's and third's by cell; only a strictly greater value replaces the
-    kept plan. The complete plan kept, as (letter, cell) pairs, and its value; None if none."""
+    kept plan. The complete plan kept, as (letter, cell) pairs, and its value; None if none. Also
+    fills ``per_first`` (when given) with the best value of the plans that start with each
+    (letter, cell)."""
     permutations = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
     spelled = []
     for permutation in permutations:
@@ -204,6 +207,8 @@ def first_best_plan(filled: int, tray: tuple[str, str, str], weights: Weights, c
                 for m3 in cells(board2, c):
                     board3, _, _, points3 = reference.place(board2, c, *divmod(m3, SIZE))
                     value = value_of(board3, points1 + points2 + points3)
+                    if per_first is not None:
+                        per_first[(a, m1)] = max(value, per_first.get((a, m1), value))
                     if best is None or value > best:
                         best, best_plan = value, [(a, m1), (b, m2), (c, m3)]
     return best_plan, best
@@ -250,7 +255,8 @@ def test_the_planner_keeps_the_plan_of_the_plain_exhaustive_search(case, classes
     and Makefile (k = 2) orders."""
     tray, cells = DEALS[case]
     filled = seeded_board(100 + case, cells=cells, near_full=2 + case % 3)
-    expected_plan, expected_value = first_best_plan(filled, tray, evaluation.DEFAULT, classes)
+    per_first: dict[tuple[str, int], float] = {}
+    expected_plan, expected_value = first_best_plan(filled, tray, evaluation.DEFAULT, classes, per_first)
     low, high = board.split(filled)
     for threads in (1, 2):
         _, placements, _ = Planner(threads=threads, classes=classes).best(low, high, tray)
@@ -261,8 +267,9 @@ def test_the_planner_keeps_the_plan_of_the_plain_exhaustive_search(case, classes
     ranked = Planner(threads=1, classes=classes).rank(State(filled, tray))
     if expected_plan is None:
         assert not ranked[0].plan.complete
-    else:  # the ranked list's best (searched without skipping) has the same value
+    else:  # the ranked list: each first placement with the value of the best plan that starts with it
         assert ranked[0].score == expected_value
+        assert {(c.move.piece, SIZE * c.move.row + c.move.column): c.score for c in ranked} == per_first
 
 
 def test_coelhos_anchor_classes_decide_between_equal_plans():
