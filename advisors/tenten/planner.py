@@ -100,7 +100,8 @@ class Planner:
     def _search(self, low, high, tray, every_first: bool) -> tuple[list[tuple[str, ...]], int, int]:
         """Fill the item arrays and results; (orders, items, pieces per plan). With
         ``every_first`` each first placement gets its own best plan; without, only the overall
-        best is sure to be right, and the search skips plans met before in another order."""
+        best is sure to be right: the search skips plans met before in another order and plans
+        below the best of an earlier item, and ranks no partial plan while complete ones exist."""
         low, high = np.uint64(low), np.uint64(high)  # numba hands back uint64 words as Python ints
         letter_orders = orders(tray)
         for o, letters in enumerate(letter_orders):
