@@ -324,33 +324,30 @@ def choose_piece(well, width, depth, mild, table, entry_wells, entry_hashes, ent
             if table[slot] != 0:
                 remembers = True
                 break
+    if width <= PACKED_WIDTH and not remembers:  # the packed search rates without building wells
+        loops[:] = 0
+        return _peaks(well, width, depth, well_scratch(depth), peaks, False)[0]
     first_filled = top_row(well, depth)
-    packed = width <= PACKED_WIDTH and not remembers
-    scratch = well_scratch(depth)
-    start, empty, clearable = _prepare_well(well, width, depth, scratch)
     best = -1
     for piece in range(PIECE_COUNT):
         seen_most = 0
-        if packed:
-            peak = piece_peak(well, width, depth, piece, first_filled, clearable, depth + 1, scratch, start, empty)
-        else:
-            positions = np.empty((MAX_RESTING, 3), dtype=np.int64)
-            future = np.empty(depth, dtype=np.int64)
-            found = resting_positions(well, width, depth, piece, positions)
-            peak = -1
-            for index in range(found):
-                if remembers:
-                    lock(well, width, depth, piece, positions[index, 0], positions[index, 1], positions[index, 2],
-                         future)
-                    rating = top_row(future, depth)
-                    count = memory_count(table, entry_wells, entry_hashes, entry_counts, future, depth)
-                    if count > seen_most:
-                        seen_most = count
-                else:
-                    rating = rating_after(well, width, depth, piece, positions[index, 0], positions[index, 1],
-                                          positions[index, 2], first_filled)
-                if rating > peak:
-                    peak = rating
+        positions = np.empty((MAX_RESTING, 3), dtype=np.int64)
+        future = np.empty(depth, dtype=np.int64)
+        found = resting_positions(well, width, depth, piece, positions)
+        peak = -1
+        for index in range(found):
+            if remembers:
+                lock(well, width, depth, piece, positions[index, 0], positions[index, 1], positions[index, 2],
+                     future)
+                rating = top_row(future, depth)
+                count = memory_count(table, entry_wells, entry_hashes, entry_counts, future, depth)
+                if count > seen_most:
+                    seen_most = count
+            else:
+                rating = rating_after(well, width, depth, piece, positions[index, 0], positions[index, 1],
+                                      positions[index, 2], first_filled)
+            if rating > peak:
+                peak = rating
         peaks[piece] = peak
         loops[piece] = seen_most
         if best < 0 or ai_prefers(seen_most, peak, loops[best], peaks[best]):
@@ -697,10 +694,11 @@ def resting_positions(well, width, depth, piece, out):
 
 # Rows of the per-well scratch of :func:`ai_piece` and :func:`children_of_well` (see
 # :func:`well_scratch`): the free lanes of every row, the empty cells of every row a piece could
-# complete (else 0), and per piece the resting positions of every row.
+# complete (else 0), the peaks, and per piece the resting positions of every row.
 FREE_ROW = 0
 GAP_ROW = 1
-REST_ROWS = 2
+PEAK_ROW = 2  # the pieces' peaks (bounds for the dropped ones)
+REST_ROWS = 3
 
 
 @kernel
@@ -772,108 +770,108 @@ def _fit_at(scratch, y, lanes):
 
 
 @kernel
-def piece_peak(well, width, depth, piece, first_filled, clearable, limit, scratch, start, empty):
-    """The AI's peak for ``piece``: the best rating (first non-empty row after clears) of its
-    reachable resting placements, searched a row at a time (the resting positions of each row
-    are kept in the scratch, the row after the last one set to -1). Stops as soon as the peak
-    reaches ``limit`` (a piece that rates that high cannot be the AI's choice) and returns it
-    then. ``scratch``, ``start``, ``empty`` and ``clearable`` come from :func:`_prepare_well`. A resting placement completes a row exactly when
-    its box row there has as many cells as the row has gaps (it fits, so they are the gaps);
-    those few are rated one by one, the others in closed form: the piece's top row, or the
-    well's first filled row when that is higher."""
-    rests_row = REST_ROWS + piece
-    lanes = _piece_lanes(piece)
-    top0 = _BOXES[piece, 0, 1]
-    top1 = _BOXES[piece, 1, 1]
-    top2 = _BOXES[piece, 2, 1]
-    top3 = _BOXES[piece, 3, 1]
-    top_most = max(max(top0, top1), max(top2, top3))
-    peak = -1
-    y = start
-    reach = _fit_at(scratch, start, lanes)
-    if not empty:
-        reach = _closure((np.int64(1) << (spawn_x(width) + X_OFFSET)) & reach, reach)
-    # else the box turns at the spawn and slides to every fitting x
-    while reach != 0:
-        below = _fit_at(scratch, y + 1, lanes)
-        resting = reach & ~below
-        reach &= below
-        if reach != 0 and reach != below:  # most rows: every fitting position is reached from above
-            reach = _closure(reach, below)
-        scratch[rests_row, y] = resting
-        if resting != 0:
-            if (clearable >> y) & 15:
-                # the resting positions completing box row 0, 1, 2, 3
-                row0 = _LANES_BY_COUNT[piece, 0, scratch[GAP_ROW, y]] & resting
-                row1 = _LANES_BY_COUNT[piece, 1, scratch[GAP_ROW, y + 1]] & resting
-                row2 = _LANES_BY_COUNT[piece, 2, scratch[GAP_ROW, y + 2]] & resting
-                row3 = _LANES_BY_COUNT[piece, 3, scratch[GAP_ROW, y + 3]] & resting
-                completing = (row0 | row1) | (row2 | row3)
-                resting ^= completing
-                while completing:
-                    low = completing & -completing
-                    completing ^= low
-                    index = bit_index(low)
-                    top = y + _BOXES[piece, index >> 4, 1]
-                    if top < BAR:  # nothing clears above the bar
-                        rating = top if top < first_filled else first_filled
-                    elif top > first_filled:  # the first filled row survives, moved down by the lines
-                        rating = first_filled + ((row0 & low) != 0) + ((row1 & low) != 0) + ((row2 & low) != 0) \
-                            + ((row3 & low) != 0)
-                    elif top < first_filled and width > 4:  # the piece's top row survives (an empty row before)
-                        rating = top + ((row0 & low) != 0) + ((row1 & low) != 0) + ((row2 & low) != 0) \
-                            + ((row3 & low) != 0)
-                    else:
-                        rating = rating_after(well, width, depth, piece, (index & (LANE - 1)) - X_OFFSET, y,
-                                              index >> 4, first_filled)
-                    if rating > peak:
-                        peak = rating
-            if peak < first_filled and y + top_most > peak:  # else no placement without clears rates higher
-                top = -1
-                if resting & LANE_BITS:
-                    top = top0
-                if (resting >> LANE) & LANE_BITS and top1 > top:
-                    top = top1
-                if (resting >> (2 * LANE)) & LANE_BITS and top2 > top:
-                    top = top2
-                if resting >> (3 * LANE) and top3 > top:
-                    top = top3
-                if top >= 0:
-                    rating = y + top
-                    if rating > first_filled:
-                        rating = first_filled
-                    if rating > peak:
-                        peak = rating
-            if peak >= limit:
-                return peak
-        y += 1
-    scratch[rests_row, y] = -1
-    return peak
+def _peaks(well, width, depth, scratch, peaks, prune):
+    """The AI's peak for every piece into ``peaks`` (with nothing remembered): the best rating
+    (first non-empty row after clears) of its reachable resting placements, searched a row at a
+    time; returns the piece with the lowest peak (the earliest on ties), the first row searched and
+    the clearable rows (from :func:`_prepare_well`). With ``prune``, a piece is
+    dropped as soon as it rates at least the best peak so far (its peak is then only a bound).
+    The scratch (from :func:`well_scratch`) keeps each piece's resting positions row by row, the
+    row after its last one set to -1 when it was searched to the end. A resting placement
+    completes a row exactly when its box row there has as many cells as the row has gaps (it
+    fits, so they are the gaps); the others rate in closed form: the piece's top row, or the
+    well's first filled row when that is higher. Wells up to PACKED_WIDTH wide. The seven
+    searches are one loop here (not a call per piece): it is the hot path of the AI."""
+    first_filled = top_row(well, depth)
+    start, empty, clearable = _prepare_well(well, width, depth, scratch)
+    best = 0
+    best_peak = depth + 1
+    for piece in range(PIECE_COUNT):
+        limit = best_peak if prune else depth + 1
+        rests_row = REST_ROWS + piece
+        lanes = _piece_lanes(piece)
+        top0 = _BOXES[piece, 0, 1]
+        top1 = _BOXES[piece, 1, 1]
+        top2 = _BOXES[piece, 2, 1]
+        top3 = _BOXES[piece, 3, 1]
+        top_most = max(max(top0, top1), max(top2, top3))
+        peak = -1
+        searched = True
+        y = start
+        reach = _fit_at(scratch, start, lanes)
+        if not empty:
+            reach = _closure((np.int64(1) << (spawn_x(width) + X_OFFSET)) & reach, reach)
+        # else the box turns at the spawn and slides to every fitting x
+        while reach != 0:
+            below = _fit_at(scratch, y + 1, lanes)
+            resting = reach & ~below
+            reach &= below
+            if reach != 0 and reach != below:  # most rows: every fitting position is reached from above
+                reach = _closure(reach, below)
+            scratch[rests_row, y] = resting
+            if resting != 0:
+                if (clearable >> y) & 15:
+                    # the resting positions completing box row 0, 1, 2, 3
+                    row0 = _LANES_BY_COUNT[piece, 0, scratch[GAP_ROW, y]] & resting
+                    row1 = _LANES_BY_COUNT[piece, 1, scratch[GAP_ROW, y + 1]] & resting
+                    row2 = _LANES_BY_COUNT[piece, 2, scratch[GAP_ROW, y + 2]] & resting
+                    row3 = _LANES_BY_COUNT[piece, 3, scratch[GAP_ROW, y + 3]] & resting
+                    completing = (row0 | row1) | (row2 | row3)
+                    resting ^= completing
+                    while completing:
+                        low = completing & -completing
+                        completing ^= low
+                        index = bit_index(low)
+                        top = y + _BOXES[piece, index >> 4, 1]
+                        if top < BAR:  # nothing clears above the bar
+                            rating = top if top < first_filled else first_filled
+                        elif top > first_filled:  # the first filled row survives, moved down by the lines
+                            rating = first_filled + ((row0 & low) != 0) + ((row1 & low) != 0) + ((row2 & low) != 0) \
+                                + ((row3 & low) != 0)
+                        elif top < first_filled and width > 4:  # the piece's top row survives (an empty row before)
+                            rating = top + ((row0 & low) != 0) + ((row1 & low) != 0) + ((row2 & low) != 0) \
+                                + ((row3 & low) != 0)
+                        else:
+                            rating = rating_after(well, width, depth, piece, (index & (LANE - 1)) - X_OFFSET, y,
+                                                  index >> 4, first_filled)
+                        if rating > peak:
+                            peak = rating
+                if peak < first_filled and y + top_most > peak:  # else no placement without clears rates higher
+                    top = -1
+                    if resting & LANE_BITS:
+                        top = top0
+                    if (resting >> LANE) & LANE_BITS and top1 > top:
+                        top = top1
+                    if (resting >> (2 * LANE)) & LANE_BITS and top2 > top:
+                        top = top2
+                    if resting >> (3 * LANE) and top3 > top:
+                        top = top3
+                    if top >= 0:
+                        rating = y + top
+                        if rating > first_filled:
+                            rating = first_filled
+                        if rating > peak:
+                            peak = rating
+                if peak >= limit:
+                    searched = False
+                    break
+            y += 1
+        if searched:
+            scratch[rests_row, y] = -1
+        peaks[piece] = peak
+        if peak < best_peak:
+            best = piece
+            best_peak = peak
+    return best, start, clearable
 
 
 @kernel
 def ai_piece(well, width, depth, scratch):
     """The enemy AI's piece for ``well`` with nothing remembered (every piece's futures seen 0
     times): the lowest peak, the earliest piece on ties. Wells up to PACKED_WIDTH wide;
-    ``scratch`` from :func:`well_scratch`."""
-    return _choose(well, width, depth, scratch)[0]
-
-
-@kernel
-def _choose(well, width, depth, scratch):
-    """:func:`ai_piece`, and the first row searched and the clearable rows. A piece is dropped
-    as soon as it is seen to rate at least the best peak so far; the scratch keeps the chosen
-    piece's resting positions row by row."""
-    first_filled = top_row(well, depth)
-    start, empty, clearable = _prepare_well(well, width, depth, scratch)
-    best = 0
-    best_peak = piece_peak(well, width, depth, 0, first_filled, clearable, depth + 1, scratch, start, empty)
-    for piece in range(1, PIECE_COUNT):
-        peak = piece_peak(well, width, depth, piece, first_filled, clearable, best_peak, scratch, start, empty)
-        if peak < best_peak:
-            best = piece
-            best_peak = peak
-    return best, start, clearable
+    ``scratch`` from :func:`well_scratch`, which then holds the chosen piece's resting positions
+    row by row."""
+    return _peaks(well, width, depth, scratch, scratch[PEAK_ROW], True)[0]
 
 
 @kernel
@@ -884,7 +882,7 @@ def children_of_well(well, width, depth, scratch, children, lines):
     Placements covering the same cells are skipped; two other placements can only leave the
     same well when both clear lines, so only those are compared. Wells up to PACKED_WIDTH
     wide; ``scratch`` from :func:`well_scratch`."""
-    piece, y, clearable = _choose(well, width, depth, scratch)
+    piece, y, clearable = _peaks(well, width, depth, scratch, scratch[PEAK_ROW], True)
     rests_row = REST_ROWS + piece
     count = 0
     previous = np.int64(0)  # the resting positions of the row above
