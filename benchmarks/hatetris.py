@@ -1,4 +1,4 @@
-"""HATETRIS speed and strength beside the anchors of spec 4.
+r"""HATETRIS speed and strength beside the anchors of spec 4.
 
 1. Children of a well, beside David & Felipe's own Rust (``--anchor PATH``): the AI's choice (all
    seven pieces' reachable resting placements, rated) and the chosen piece's distinct child wells,
@@ -36,8 +36,9 @@ lazy_static; crate registries may be out of reach, so the harness gets small sta
 as ``std::sync::LazyLock`` statics, fnv's maps as std's HashMap, a ``Savefile`` derive that adds
 nothing, rand and rand_distr types that panic if called (never, on this path), and for the
 ``neural`` module (whose ``decompose_well`` and ``forward_pass`` emulator.rs imports for its
-heuristics) two functions that panic if called. The commands, in the build folder (SRC is
-PATH/src)::
+heuristics) two functions that panic if called. The commands, in the build folder (``main.rs``
+and the stand-ins are written there by the benchmark; ``main.rs`` names PATH/src/*.rs by their
+absolute paths)::
 
     R="rustc --edition 2021 -C opt-level=3 -C codegen-units=1 -C target-cpu=native"
     $R --crate-type proc-macro --crate-name savefile_derive savefile_derive.rs -o libsavefile_derive.so
