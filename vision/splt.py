@@ -2023,13 +2023,53 @@ class Strokes:
         self.geometry = geometry
         self.shape = grey.shape
         self.directions = []
+        self.offset = offset
         for vertical, wall in ((True, walls.vertical), (False, walls.horizontal)):
             ridge, above_sides, blurred = _ridge(grey, vertical, offset)
+            if vertical:
+                self.blurred = blurred
             on_walls = ridge[wall]
             wall_ridge = float(np.median(on_walls)) if on_walls.size else 60.0
             # pixels that can never be strokes: walls, and those not solid
             allowed = ~wall & (grey.astype(np.float32) >= SOLID * blurred)
             self.directions.append((vertical, ridge, above_sides, allowed, wall_ridge))
+
+    def beside_bars(self, ink: np.ndarray, share: float = STROKE_CONTRAST) -> np.ndarray:
+        """Pixels of the whole board that may be a side bar the ridge test lost: a bar standing
+        next to another (the next digit's, as many pixels away as the test looks) is not brighter
+        than that side. Such a pixel is brighter than its other side like a stroke, with a dip
+        toward the bright side (the gap between the two bars), which is a stroke of ``ink`` (the
+        strokes at ``share``). Only upright runs as long as :meth:`ink`'s, stretched to the bar's
+        ends."""
+        _, _, _, allowed, wall_ridge = self.directions[0]
+        contrast = max(share * wall_ridge, LEAST_CONTRAST)
+        blurred = self.blurred.astype(np.int16)
+        offset = self.offset
+
+        def shifted(image: np.ndarray, by: int) -> np.ndarray:
+            """``image`` moved ``by`` columns right (left when negative), its edge column repeated."""
+            out = np.empty_like(image)
+            if by > 0:
+                out[:, by:], out[:, :by] = image[:, :-by], image[:, :1]
+            else:
+                out[:, :by], out[:, by:] = image[:, -by:], image[:, -1:]
+            return out
+
+        mask = np.zeros(blurred.shape, bool)
+        for toward in (1, -1):  # the bright side on the left, then on the right
+            bright, other = shifted(blurred, toward * offset), shifted(blurred, -toward * offset)
+            dip = bright
+            for k in range(1, offset):
+                dip = np.minimum(dip, shifted(blurred, toward * k))
+            # the bright side a stroke (the next digit's bar), not a wall nor the hatching
+            beside_ink = shifted(ink, toward * offset) | shifted(ink, toward * (offset + 1))
+            mask |= (bright > blurred - contrast / 3) & (other < blurred - contrast) \
+                & (dip < blurred - contrast / 2) & beside_ink
+        mask &= allowed
+        length = max(3, int(round(STROKE_RUN * self.geometry.cell)))
+        runs = cv2.morphologyEx(mask.view(np.uint8), cv2.MORPH_OPEN, np.ones((length, 1), np.uint8))
+        # to the bar's ends: where it meets an across bar it is no dip's neighbour
+        return cv2.dilate(runs, np.ones((2 * length + 1, 1), np.uint8)).view(bool)
 
     def ink(self, share: float = STROKE_CONTRAST, window: tuple[int, int, int, int] | None = None) -> np.ndarray:
         """The strokes at ``share`` of the walls' ridge, in ``window`` (x0, y0, x1, y1) or the
@@ -2307,6 +2347,7 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
                                cells.unhatched if shows_hatching else None)
     strokes = Strokes(grey, walls, geometry, offset)
     ink = strokes.ink()
+    beside_bars = strokes.beside_bars(ink)
     confidence = shapes.confidence.copy()
     problems = list(shapes.problems)
     if _walls_run_past_sides(vertical, horizontal, geometry, walls):
@@ -2341,6 +2382,12 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
         if hidden < DOUBTFUL:
             problems.append(f"an annotation over the number of the point block at ({x},{y}) may hide a stroke")
             sure = min(sure, hidden)
+        elif sure >= DOUBTFUL:
+            beside = _hidden_strokes_confidence(ink, beside_bars & ~ink, region, DIGIT_HEIGHT * geometry.cell)
+            if beside < DOUBTFUL:
+                problems.append(f"a bar of the number of the point block at ({x},{y}) may be lost against the "
+                                "next digit's")
+                sure = min(sure, beside)
         alternatives[(x, y, w, h)] = reading.alternatives
         if number is None or number == 0:
             problems.append(f"the number of the point block at ({x},{y}) could not be read")

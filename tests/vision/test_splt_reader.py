@@ -550,8 +550,13 @@ def test_rescaled_jpeg_kibitz_view_is_never_wrong_without_doubt(factor, quality)
     # a 13 whose 1 touches the 3's top bar (scaled up 2.77x): an 8 at the first two shares, a 13
     # only at the stronger one, which was never looked at
     (48, 508347915, (229, 500), 1.0, None, 2.7689, None),
+    # 98s, 84s and 48s in 1-wide blocks at a device-pixel ratio of 1.25 (JPEG 86 and 75): the 8's
+    # side bar three pixels from the other digit's is no brighter than that side, so no stroke;
+    # read as sure 93s, 64s and 43s
+    (134, 817848422, (270, 507), 1.25, None, None, 86),
+    (134, 817848422, (270, 507), 1.25, None, None, 75),
 ], ids=["48-cut-at-the-joint", "13-read-as-one-glyph", "117-read-as-10", "13-joined-at-every-share",
-        "13-parted-at-a-stronger-share"])
+        "13-parted-at-a-stronger-share", "8-bar-beside-the-next-digit-jpeg86", "8-bar-beside-the-next-digit-jpeg75"])
 def test_digits_read_with_a_thin_margin_are_doubtful_or_right(splits, seed, size, ratio, fade, factor, quality):
     """Issue 22: Kibitz's view as the benchmark's captures draw it (a seeded game, the board
     widget at a size, device-pixel ratio and highlight fade, maybe rescaled and saved as JPEG)
