@@ -591,22 +591,6 @@ def free_lanes(well, width, depth, row):
 
 
 @kernel
-def _box_row_fit(free, piece, cy):
-    """The packed (x, o) whose box row ``cy`` lies on the empty cells ``free`` (from free_lanes)."""
-    return (((free | _CELL_LANES[piece, cy, 0]) & ((free >> 1) | _CELL_LANES[piece, cy, 1]))
-            & (((free >> 2) | _CELL_LANES[piece, cy, 2]) & ((free >> 3) | _CELL_LANES[piece, cy, 3])))
-
-
-@kernel
-def packed_fit(well, width, depth, piece, y):
-    """Every (x, o) where the piece fits with its box's top row at ``y`` (y >= 0), packed."""
-    return ((_box_row_fit(free_lanes(well, width, depth, y), piece, 0)
-             & _box_row_fit(free_lanes(well, width, depth, y + 1), piece, 1))
-            & (_box_row_fit(free_lanes(well, width, depth, y + 2), piece, 2)
-               & _box_row_fit(free_lanes(well, width, depth, y + 3), piece, 3)))
-
-
-@kernel
 def _slide(reach, fit):
     """``reach`` grown left and right inside the runs of ``fit`` it touches (reach inside fit).
     Rightwards an addition carries through a run; leftwards a doubling fill (runs are at most
@@ -636,32 +620,6 @@ def _closure(reach, fit):
 
 
 @kernel
-def walk_start(well, width, depth, piece):
-    """The first row of the row-at-a-time search and its reachable packed positions: the spawn
-    dropped through the empty rows below it (it reaches the same positions as from the top)."""
-    y = 0
-    while y + 4 < depth and well[y + 4] == 0:
-        y += 1
-    fit = packed_fit(well, width, depth, piece, y)
-    if well[y] == 0 and well[y + 1] == 0 and well[y + 2] == 0 and well[y + 3] == 0:
-        return y, fit  # the box turns at the spawn and slides to every fitting x
-    spawn = np.int64(1) << (spawn_x(width) + X_OFFSET)
-    return y, _closure(spawn & fit, fit)
-
-
-@kernel
-def walk_step(well, width, depth, piece, y, reach):
-    """From the reachable packed positions of row ``y``: (those that rest there, the reachable
-    ones of row y + 1). Only Down leads to the next row."""
-    below = packed_fit(well, width, depth, piece, y + 1)
-    resting = reach & ~below
-    reach &= below
-    if reach != 0 and reach != below:  # most rows: every fitting position is reached from above
-        reach = _closure(reach, below)
-    return resting, reach
-
-
-@kernel
 def bit_index(low):
     """The index of the single set bit of ``low`` (a power of two below 2**63)."""
     return _BIT_INDEX[((low * DE_BRUIJN) >> 58) & 63]
@@ -676,10 +634,28 @@ def resting_positions(well, width, depth, piece, out):
     ``out`` in row order, then o, then x; returns how many."""
     if width > PACKED_WIDTH:
         return _resting_positions_lanes(well, width, depth, piece, out)
-    y, reach = walk_start(well, width, depth, piece)
+    lanes = _piece_lanes(piece)
+    y = 0
+    while y + 4 < depth and well[y + 4] == 0:
+        y += 1
+    # the free lanes of the box's four rows, moved down a row at a time
+    free0 = free_lanes(well, width, depth, y)
+    free1 = free_lanes(well, width, depth, y + 1)
+    free2 = free_lanes(well, width, depth, y + 2)
+    free3 = free_lanes(well, width, depth, y + 3)
+    reach = _fit_of(free0, free1, free2, free3, lanes)
+    if well[y] != 0 or well[y + 1] != 0 or well[y + 2] != 0 or well[y + 3] != 0:
+        reach = _closure((np.int64(1) << (spawn_x(width) + X_OFFSET)) & reach, reach)
+    # else the box turns at the spawn and slides to every fitting x
     found = 0
     while reach != 0:
-        resting, reach = walk_step(well, width, depth, piece, y, reach)
+        free4 = free_lanes(well, width, depth, y + 4)
+        below = _fit_of(free1, free2, free3, free4, lanes)
+        resting = reach & ~below
+        reach &= below
+        if reach != 0 and reach != below:  # most rows: every fitting position is reached from above
+            reach = _closure(reach, below)
+        free1, free2, free3 = free2, free3, free4
         while resting:
             low = resting & -resting
             index = bit_index(low)
@@ -758,11 +734,15 @@ def _piece_lanes(piece):
 
 @kernel
 def _fit_at(scratch, y, lanes):
-    """The piece's packed fitting positions with its box top at ``y``, from the free lanes."""
-    f0 = scratch[FREE_ROW, y]
-    f1 = scratch[FREE_ROW, y + 1]
-    f2 = scratch[FREE_ROW, y + 2]
-    f3 = scratch[FREE_ROW, y + 3]
+    """The piece's packed fitting positions with its box top at ``y``, from the scratch's free lanes."""
+    return _fit_of(scratch[FREE_ROW, y], scratch[FREE_ROW, y + 1], scratch[FREE_ROW, y + 2], scratch[FREE_ROW, y + 3],
+                   lanes)
+
+
+@kernel
+def _fit_of(f0, f1, f2, f3, lanes):
+    """The piece's packed fitting positions given the free lanes of its box's four rows and its
+    cell lanes (from :func:`_piece_lanes`)."""
     return ((((f0 | lanes[0]) & ((f0 >> 1) | lanes[1])) & (((f0 >> 2) | lanes[2]) & ((f0 >> 3) | lanes[3])))
             & (((f1 | lanes[4]) & ((f1 >> 1) | lanes[5])) & (((f1 >> 2) | lanes[6]) & ((f1 >> 3) | lanes[7])))
             & (((f2 | lanes[8]) & ((f2 >> 1) | lanes[9])) & (((f2 >> 2) | lanes[10]) & ((f2 >> 3) | lanes[11])))
