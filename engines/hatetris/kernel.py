@@ -71,6 +71,7 @@ def _twins() -> np.ndarray:
                 if dy < 0 or (dy == 0 and other < o):
                     table[piece, o] = (other, dx, dy)
                     break
+    assert set(table[:, :, 2].ravel()) <= {-1, 0}  # children_of_well looks one row back at most
     return table
 
 
