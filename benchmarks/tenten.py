@@ -169,20 +169,23 @@ class Anchor:
     def seconds(self) -> float:
         return process_seconds(self.process.pid)
 
+    # Signalled by pid, without Popen's poll(): a program that has just ended must stay unreaped (a
+    # zombie) until finish(), or its CPU clock is gone.
     def stop(self) -> None:
-        if self.running and self.process.poll() is None:
-            self.process.send_signal(signal.SIGSTOP)
+        if self.running:
+            os.kill(self.process.pid, signal.SIGSTOP)
         self.running = False
 
     def go_on(self) -> None:
-        if not self.running and self.process.poll() is None:
-            self.process.send_signal(signal.SIGCONT)
+        if not self.running:
+            os.kill(self.process.pid, signal.SIGCONT)
         self.running = True
 
     def finish(self) -> float:
         """After its game ended: wait for the program to exit; its whole CPU time."""
         for _ in self._lines:  # its closing statistics
             pass
+        self.process.stdout.close()
         _, status, usage = os.wait4(self.process.pid, 0)
         self.process.returncode = os.waitstatus_to_exitcode(status)
         return usage.ru_utime + usage.ru_stime
@@ -348,7 +351,6 @@ def speed(args: argparse.Namespace, weights: Weights) -> None:
                     stream = anchor.rounds()
                     clock = anchor.seconds()
                     game_evaluations = 0
-                    next_board = None
                     continue
                 collected.append(current)
                 anchor_evaluations += current.game_evaluations - game_evaluations
