@@ -236,6 +236,51 @@ def captures_table(results: list[dict], skipped: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
+# -- the README's summary of the captures -------------------------------------------------------------
+#: Per game, the look words shown side by side in one row of the summary ("wide / narrow"), then
+#: the words named in its "all" row.
+SUMMARY_GROUPS = {
+    "2048": [("wide", "narrow"), ("over", "win", "keep-going"), ("redesign2024", "ads", "gif"), ("mid-animation",)],
+    "splt": [("view", "window", "real"), ("hover",)],
+}
+SUMMARY_ALL = {
+    "hatetris": "play, replay, other AIs, long scores; wide and narrow",
+    "1010": "dark, light; phone, web",
+    "destructo": "HTML5, sprites, Kibitz's view",
+    "splt": "real rescaled/JPEG, Kibitz's view and window, a box hovered",
+}
+_COLUMNS = ("captures", "boards exact", "cells right", "wrong, not doubtful", "score wrong, not doubtful",
+            "no board", "ms median", "ms p90")
+
+
+def parse_captures_table(text: str) -> dict[tuple[str, str], list[str]]:
+    """(game, look) -> the row's figures, from the per-look table this benchmark prints."""
+    rows: dict[tuple[str, str], list[str]] = {}
+    for line in text.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 2 + len(_COLUMNS) and cells[0] not in ("game", "target") and not cells[0].startswith("-"):
+            rows[(cells[0], cells[1])] = cells[2:]
+    return rows
+
+
+def summary_table(rows: dict[tuple[str, str], list[str]]) -> str:
+    """The README's table: per game its look groups side by side (figures joined by " / ") and
+    its "all" row, then the issue's targets."""
+    lines = ["| game | look | " + " | ".join(_COLUMNS) + " |", "|" + "---|" * (2 + len(_COLUMNS))]
+    for game in sorted({game for game, _ in rows}):
+        for group in SUMMARY_GROUPS.get(game, []):
+            present = [look for look in group if (game, look) in rows]
+            if not present:
+                continue
+            figures = [" / ".join(rows[(game, look)][column] for look in present) for column in range(len(_COLUMNS))]
+            lines.append(f"| {game} | {' / '.join(present)} | " + " | ".join(figures) + " |")
+        if (game, "**all**") in rows:
+            named = f" ({SUMMARY_ALL[game]})" if game in SUMMARY_ALL else ""
+            lines.append(f"| {game} | **all**{named} | " + " | ".join(rows[(game, "**all**")]) + " |")
+    lines.append("| target | (issue 22) | ≥ 1,000 | | | 0 | 0 | | ≤ 100 | |")
+    return "\n".join(lines)
+
+
 # -- follow mode ----------------------------------------------------------------------------------
 def measure_follow(games: list[str], count: int) -> tuple[dict[str, list[dict]], dict[str, str]]:
     from tests import real_pages
@@ -294,7 +339,19 @@ def main() -> int:
     parser.add_argument("--games", default=",".join(CAPTURE_SOURCES), help="comma-separated games")
     parser.add_argument("--only", choices=("screenshots", "captures", "follow"), default=None)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--summarise", nargs="+", metavar="OUTPUT", default=None,
+                        help="print the README's summary of the per-look tables in these saved outputs of "
+                             "--only captures (later files win for the same game) and stop")
     args = parser.parse_args()
+    if args.summarise:
+        rows: dict[tuple[str, str], list[str]] = {}
+        for name in args.summarise:
+            found = parse_captures_table(Path(name).read_text(encoding="utf-8"))
+            for game in {game for game, _ in found}:  # a later run of a game replaces all its rows
+                rows = {key: value for key, value in rows.items() if key[0] != game}
+            rows.update(found)
+        print(summary_table(rows))
+        return 0
     games = [game.strip() for game in args.games.split(",") if game.strip()]
     unknown = [game for game in games if game not in CAPTURE_SOURCES]
     if unknown:
@@ -317,7 +374,9 @@ def main() -> int:
         results, skipped = measure_captures(games, args.captures, args.seed)
         report["captures"], report["captures_skipped"] = results, skipped
         if not args.json:
-            print(f"Board readers on real-page captures and renders of every look ({machine}; seed {args.seed})\n")
+            load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+            print(f"Board readers on real-page captures and renders of every look ({machine}; seed {args.seed}; "
+                  f"load average at the end {load})\n")
             print(captures_table(results, skipped) + "\n", flush=True)
     if args.only in (None, "follow"):
         results, skipped = measure_follow(games, args.follow_games)
