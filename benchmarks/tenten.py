@@ -27,7 +27,8 @@ Printed: rounds per second of each, the ratio of the totals, the median of the p
 with their 10th-90th percentiles, evaluations per round of each, the plan mismatches and the load
 average before and after. When the anchor's game ends a new one starts (the next seed). Without
 the anchor it says so and times Kibitz alone on seeded deals. ``--markdown`` prints the result as a
-Markdown table with the machine, the date and the anchor's commit.
+Markdown table with the machine, the date and the anchor's commit, and nothing else on standard
+output (for ``benchmarks/readme_tables.py``).
 
     python benchmarks/tenten.py --anchor ../1010 [--rounds 3000] [--batch 100] [--core 1] [--markdown]
     python benchmarks/tenten.py                       # anchor absent: Kibitz alone
@@ -319,14 +320,16 @@ def speed(args: argparse.Namespace, weights: Weights) -> None:
         return
     commit = anchor_commit(args.anchor)
     print(f"# 1010! planner beside Coelho's zx80/1010 ({binary}, commit {commit}): {machine()}, both pinned to "
-          f"core {core}, weights {weights}, batches of {args.batch} rounds", flush=True)
+          f"core {core}, weights {weights}, batches of {args.batch} rounds",
+          file=sys.stderr if args.markdown else sys.stdout, flush=True)
     load_before = os.getloadavg()
     batches: list[Batch] = []
     checks = Checks()
     seed = args.seed
     anchor = Anchor(binary, seed, weights, core)
     if not anchor.line_buffered:
-        print("# no stdbuf: the anchor's output comes in blocks, so its batches are timed less sharply")
+        print("# no stdbuf: the anchor's output comes in blocks, so its batches are timed less sharply",
+              file=sys.stderr)
     stream = anchor.rounds()
     clock = anchor.seconds()
     game_evaluations = 0
@@ -426,17 +429,18 @@ def report(batches: list[Batch], checks: Checks, weights: Weights, core: int, co
     boards = (f"the anchor's next board equals Kibitz's replay of its plan in {checks.boards_agreed:,} of "
               f"{checks.boards:,}")
     load = f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after (2-core machine: {os.cpu_count()})"
-    print("\n| program | rounds/s (one core, CPU time) | ms/round | evaluations/round |")
-    print("|---|---:|---:|---:|")
-    for name, rate, evaluations in rows:
-        print(f"| {name} | {rate:.1f} | {1000.0 / rate:.2f} | {evaluations:,.0f} |")
-    print(f"\nKibitz / anchor: {kibitz_speed / anchor_speed:.2f}x over {rounds:,} rounds; per batch median "
-          f"{median:.2f}x (10th-90th percentile {low:.2f}-{high:.2f}x, {len(batches)} batches of {args.batch}); "
-          f"Kibitz wall clock {rounds / kibitz_wall:.1f} rounds/s")
-    print(f"{plans}; {endings}; {boards}; {load}")
-    for example in checks.examples:
-        print(f"  differs: {example}")
-    if args.markdown:
+    if not args.markdown:
+        print("\n| program | rounds/s (one core, CPU time) | ms/round | evaluations/round |")
+        print("|---|---:|---:|---:|")
+        for name, rate, evaluations in rows:
+            print(f"| {name} | {rate:.1f} | {1000.0 / rate:.2f} | {evaluations:,.0f} |")
+        print(f"\nKibitz / anchor: {kibitz_speed / anchor_speed:.2f}x over {rounds:,} rounds; per batch median "
+              f"{median:.2f}x (10th-90th percentile {low:.2f}-{high:.2f}x, {len(batches)} batches of {args.batch}); "
+              f"Kibitz wall clock {rounds / kibitz_wall:.1f} rounds/s")
+        print(f"{plans}; {endings}; {boards}; {load}")
+        for example in checks.examples:
+            print(f"  differs: {example}")
+    else:  # only Markdown on standard output, for benchmarks/readme_tables.py
         command = " ".join(["python", "benchmarks/tenten.py", *sys.argv[1:]])
         print(f"\n1010! planner speed beside Coelho's zx80/1010 ({ANCHOR_URL}, commit `{commit}`, built with its "
               f"Makefile), the same rounds (the anchor's deals and boards), weights {weights}, both pinned to one "
@@ -448,7 +452,9 @@ def report(batches: list[Batch], checks: Checks, weights: Weights, core: int, co
             print(f"| {name} | {rate:.1f} | {1000.0 / rate:.2f} | {evaluations:,.0f} |")
         print(f"| **Kibitz / zx80/1010** | **{kibitz_speed / anchor_speed:.2f}x** (per-batch median {median:.2f}x, "
               f"10th-90th percentile {low:.2f}-{high:.2f}x) | | |")
-        print(f"\n{plans}; {endings}. Command: `{command}`")
+        print(f"\n{plans}; {endings}; {boards}. Command: `{command}`")
+        for example in checks.examples:
+            print(f"\n- differs: {example}")
 
 
 # ------------------------------------------------------------------------------------- strength

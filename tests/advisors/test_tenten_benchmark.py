@@ -41,19 +41,19 @@ print("stopped after 1 rounds")
 '''
 
 
-def run(tmp_path: Path, plan: str) -> str:
+def run(tmp_path: Path, plan: str, *options: str) -> str:
     program = tmp_path / "1010"
     program.write_text(f"#!{sys.executable}\n" + STAND_IN.replace("FIRST", plan), encoding="utf-8")
     program.chmod(0o755)
     result = subprocess.run([sys.executable, str(BENCHMARK), "--anchor", str(tmp_path), "--rounds", "2",
-                             "--batch", "1", "--markdown"], capture_output=True, text=True, timeout=600)
+                             "--batch", "1", *options], capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
     return result.stdout
 
 
-@pytest.mark.parametrize("plan, same", [(".0 .1 .2", True), (".2 .1 .0", False)])
-def test_the_benchmark_reads_rounds_and_compares_plans(tmp_path, plan, same):
-    out = run(tmp_path, plan)
+@pytest.mark.parametrize("plan, same, markdown", [(".0 .1 .2", True, True), (".2 .1 .0", False, False)])
+def test_the_benchmark_reads_rounds_and_compares_plans(tmp_path, plan, same, markdown):
+    out = run(tmp_path, plan, *(["--markdown"] if markdown else []))
     if same:
         assert "1 of 1 plans identical (0 differ" in out
     else:  # the same board reached in another order: a different plan of equal value
@@ -62,7 +62,9 @@ def test_the_benchmark_reads_rounds_and_compares_plans(tmp_path, plan, same):
     # The stand-in's second board is not what its first plan leaves: the check must say so.
     assert "replay of its plan in 0 of 1" in out
     assert "| 1,234 |" in out  # its evaluations per round, read from its running average
-    assert "commit `unknown`" in out  # not a git checkout
+    if markdown:  # nothing but the Markdown on standard output
+        assert "commit `unknown`" in out  # not a git checkout
+        assert not out.startswith("#") and "Kibitz / anchor:" not in out
 
 
 def test_without_the_anchor_it_says_so_and_times_kibitz_alone(tmp_path):
