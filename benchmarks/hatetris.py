@@ -11,8 +11,10 @@ r"""HATETRIS speed and strength beside the anchors of spec 4.
    time) as the median of the per-round ratios with the 10th-90th percentiles, the load average
    before and after, and the exactness check: at every well the piece Kibitz's kernel chooses must
    be the piece the anchor chooses and the child wells must be the same set (mismatches are
-   counted and printed). ``--markdown`` prints the result as a Markdown table with the machine,
-   the date and the anchor's commit. Without the anchor it says so and times Kibitz alone.
+   counted and printed). ``--markdown`` prints only that result, as a Markdown table with the
+   machine, the date and the anchor's commit, on standard output (the rest goes to standard
+   error), for ``benchmarks/readme_tables.py hatetris-children``; no beam searches then. Without
+   the anchor it says so and times Kibitz alone.
 2. Beam searches from the empty well at the widths asked (default 1,000, 10,000 and 100,000) on
    all cores: lines reached, pieces, minutes, wells scored per second. Anchor: the 2010-2017 record
    of 31 lines, to be reached within 30 minutes; the best game's Base2048 replay is printed.
@@ -362,9 +364,9 @@ def compare_children(anchor: Path | None, core: int, rounds: int, passes: int, m
     source = anchor_sources(anchor) if anchor is not None else None
     if anchor is not None and source is None:
         print(f"the anchor is absent: {anchor} has no src/{{{','.join(ANCHOR_FILES)}}}.rs "
-              f"(fetch it: git clone {ANCHOR_REPOSITORY}); timing Kibitz alone")
+              f"(fetch it: git clone {ANCHOR_REPOSITORY}); timing Kibitz alone", file=sys.stderr)
     elif anchor is None:
-        print(f"no --anchor given (a checkout of {ANCHOR_REPOSITORY}): timing Kibitz alone")
+        print(f"no --anchor given (a checkout of {ANCHOR_REPOSITORY}): timing Kibitz alone", file=sys.stderr)
     harness = None
     with tempfile.TemporaryDirectory() as temporary:
         if source is not None:
@@ -388,11 +390,12 @@ def compare_children(anchor: Path | None, core: int, rounds: int, passes: int, m
                 anchor_returned += returned
                 if anchor_piece != piece:
                     piece_mismatches += 1
-                    print(f"well {index}: the anchor chooses {PIECES[anchor_piece]}, Kibitz {PIECES[piece]}")
+                    print(f"well {index}: the anchor chooses {PIECES[anchor_piece]}, Kibitz {PIECES[piece]}",
+                          file=sys.stderr)
                 elif anchor_children != set(children):
                     child_mismatches += 1
                     print(f"well {index}: {len(anchor_children)} distinct child wells by the anchor, "
-                          f"{len(set(children))} by Kibitz, not the same")
+                          f"{len(set(children))} by Kibitz, not the same", file=sys.stderr)
             load_before = os.getloadavg()
             times: dict[str, dict[str, list[float]]] = {"anchor": {"wall": [], "cpu": []},
                                                         "kibitz": {"wall": [], "cpu": []}}
@@ -448,7 +451,7 @@ def compare_children(anchor: Path | None, core: int, rounds: int, passes: int, m
             print("  ".join(str(cell).ljust(width) if i == 0 else str(cell).rjust(width)
                             for i, (cell, width) in enumerate(zip(row, widths))))
     if harness is not None and (piece_mismatches or child_mismatches):
-        print(f"MISMATCHES: {piece_mismatches} pieces, {child_mismatches} child sets")
+        print(f"\nMISMATCHES: {piece_mismatches} pieces, {child_mismatches} child sets")
 
 
 def beam_run(width: int, minutes: float, lookahead: int, weights: tuple[float, ...]):
@@ -479,12 +482,15 @@ def main() -> int:
     parser.add_argument("--build-dir", type=Path, help="build the anchor's harness here (kept) instead of a "
                                                        "temporary folder")
     parser.add_argument("--rustc", default="rustc")
-    parser.add_argument("--markdown", action="store_true", help="print the children table as Markdown")
+    parser.add_argument("--markdown", action="store_true",
+                        help="print only the children table, as Markdown, on standard output (for "
+                             "benchmarks/readme_tables.py); no beam searches")
     args = parser.parse_args()
     if not args.skip_children:
-        print("Children of a well (AI choice over 7 pieces + the chosen piece's distinct child wells), one core")
+        print("Children of a well (AI choice over 7 pieces + the chosen piece's distinct child wells), one core",
+              file=sys.stderr if args.markdown else sys.stdout)
         compare_children(args.anchor, args.core, args.rounds, args.passes, args.markdown, args.build_dir, args.rustc)
-    if args.children_only:
+    if args.children_only or args.markdown:
         return 0
     print(f"machine: {machine()}")
     print(f"\nBeam search from the empty well, lookahead {args.lookahead}, cap {args.minutes:g} min")
