@@ -9,11 +9,12 @@ however likely its node was, as in nneonneo's program. The table starts afresh f
 Each root slide's subtree is searched by one thread, in a table of that thread's own, and its keys
 are salted with a number of its own, so it sees a table of its own, as each of nneonneo's top-level
 moves does: no slide's values depend on another's search, nor on the threads. Most of the work is
-at the horizon: :func:`horizon_chance` scores a node whose spawns
-all lie there by re-sliding only the line each spawn changes. An entry is 16 bytes: the
-value with the depth in its lowest 8 bits (2^-44 of the value), and a check word, the key XOR the
-first. The key is the board XOR a salt drawn for each root slide of each decision, so the table is
-never cleared.
+at the horizon: :func:`horizon_chance` scores a node whose spawns all lie there by re-sliding only
+the line each spawn changes. An entry is 16 bytes: the value with the depth in its lowest 8 bits
+(2^-44 of the value), and a check word, the key XOR the first. The key is the board XOR a salt
+drawn for each root slide of each decision, so the table is never cleared. The table is far larger
+than the processor's caches, so the slots a node will ask for are prefetched a step ahead: the next
+spawn's replies, and the first spawn's replies of each reply that will be searched deeper.
 """
 
 from __future__ import annotations
