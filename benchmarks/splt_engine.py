@@ -66,8 +66,11 @@ RECORDS = ("1053seq.txt", "1133seq.txt", "1196seq.txt")
 class ReferenceGame:
     """Kibitz's plain-Python rules (``engines.splt.reference``) behind the driver's four calls."""
 
+    def __init__(self, start: State = State()) -> None:
+        self.start_position = start
+
     def start(self) -> None:
-        self.state = State()
+        self.state = self.start_position
 
     def legal(self) -> list[int]:
         orientation = self.state.orientation

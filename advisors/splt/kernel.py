@@ -36,7 +36,7 @@ from engines.splt.kernel import (
     turn,
 )
 
-ENGINE_KERNEL_SHA256 = "88ccfdf3900eeb4cbee256bb31c1f0c2862ece5674e0db9d7748893e5b6ba2da"
+ENGINE_KERNEL_SHA256 = "8050dccf1de070ab54d14b57133fa08c46637a661fd42e2e1007d3266c077c52"
 
 MAX_STACK = HEIGHT + 1  # a point-block stack never holds more entries than rows
 MAX_LINE = 4096  # splits in one game (the theoretical ceiling is about 3,700)

@@ -88,62 +88,36 @@ def log_row(log, n_log, kind, x, y, w, h, a, b):
 
 
 @kernel
-def equal_plain_at(boxes, owner, x, y, w, h):
-    """Index of the plain w x h box whose top-left cell is (x, y), or -1."""
-    if x < 0 or y < 0 or x >= WIDTH or y >= HEIGHT:
-        return -1
-    index = owner[y, x]
-    if index < 0:
-        return -1
-    if boxes[index, P] != 0 or boxes[index, X] != x or boxes[index, Y] != y:
-        return -1
-    if boxes[index, W] != w or boxes[index, H] != h:
-        return -1
-    return index
-
-
-@kernel
-def mark_square(boxes, owner, x, y, w, h, member):
-    """Mark the four boxes of a 2x2 group of equal plain w x h boxes with top-left at (x, y)."""
-    a = equal_plain_at(boxes, owner, x, y, w, h)
-    if a < 0:
-        return
-    b = equal_plain_at(boxes, owner, x + w, y, w, h)
-    if b < 0:
-        return
-    c = equal_plain_at(boxes, owner, x, y + h, w, h)
-    if c < 0:
-        return
-    d = equal_plain_at(boxes, owner, x + w, y + h, w, h)
-    if d < 0:
-        return
-    member[a] = 1
-    member[b] = 1
-    member[c] = 1
-    member[d] = 1
-
-
-@kernel
-def mark_squares_containing(boxes, owner, index, member):
-    x = boxes[index, X]
-    y = boxes[index, Y]
-    w = boxes[index, W]
-    h = boxes[index, H]
-    mark_square(boxes, owner, x, y, w, h, member)
-    mark_square(boxes, owner, x - w, y, w, h, member)
-    mark_square(boxes, owner, x, y - h, w, h, member)
-    mark_square(boxes, owner, x - w, y - h, w, h, member)
-
-
-@kernel
 def mark_squares_anywhere(boxes, owner, count, only_w, only_h, member):
-    """Mark every 2x2 group of equal plain boxes (of size only_w x only_h when they are > 0)."""
+    """Mark every 2x2 group of equal plain boxes (of size only_w x only_h when they are > 0).
+    Written out without calls, as :func:`mark_squares_at_halves` (why there)."""
     for index in range(count):
-        if boxes[index, P] != 0:
+        w = boxes[index, W]
+        h = boxes[index, H]
+        if boxes[index, P] != 0 or (only_w > 0 and (w != only_w or h != only_h)):
             continue
-        if only_w > 0 and (boxes[index, W] != only_w or boxes[index, H] != only_h):
+        left = boxes[index, X]
+        top = boxes[index, Y]
+        if left + 2 * w > WIDTH or top + 2 * h > HEIGHT:
             continue
-        mark_square(boxes, owner, boxes[index, X], boxes[index, Y], boxes[index, W], boxes[index, H], member)
+        b = owner[top, left + w]
+        c = owner[top + h, left]
+        d = owner[top + h, left + w]
+        if b < 0 or c < 0 or d < 0:
+            continue
+        if (boxes[b, P] != 0 or boxes[b, X] != left + w or boxes[b, Y] != top or boxes[b, W] != w
+                or boxes[b, H] != h):
+            continue
+        if (boxes[c, P] != 0 or boxes[c, X] != left or boxes[c, Y] != top + h or boxes[c, W] != w
+                or boxes[c, H] != h):
+            continue
+        if (boxes[d, P] != 0 or boxes[d, X] != left + w or boxes[d, Y] != top + h or boxes[d, W] != w
+                or boxes[d, H] != h):
+            continue
+        member[index] = 1
+        member[b] = 1
+        member[c] = 1
+        member[d] = 1
 
 
 @kernel
@@ -170,9 +144,9 @@ def largest_power_of_two_at_most(value):
 
 
 @kernel
-def refill(boxes, count, owner, anything_moved, destroyed_rows, unconditional, log, n_log):
-    """Spec 1.6. ``destroyed_rows`` is a bit mask of rows. Returns (count, n_log)."""
-    counts = np.zeros(WIDTH, np.int32)
+def refill(boxes, count, owner, anything_moved, destroyed_rows, unconditional, log, n_log, counts):
+    """Spec 1.6. ``destroyed_rows`` is a bit mask of rows; ``counts`` is scratch (int32[WIDTH]).
+    Returns (count, n_log)."""
     only_destroyed = (not anything_moved) and destroyed_rows != 0 and not unconditional
     for column in range(WIDTH):
         depth = 0
@@ -235,6 +209,49 @@ def refill(boxes, count, owner, anything_moved, destroyed_rows, unconditional, l
 
 
 @kernel
+def mark_squares_at_halves(boxes, owner, first, second, member):
+    """Mark the boxes of every 2x2 group of equal plain boxes that has box ``first`` or ``second``
+    (the halves of a split, of one size) as one of its corners.
+
+    Written out without calls to helpers that take arrays: numba increments and decrements the
+    arrays' reference counts around each such call, which made this check, run every turn, half
+    the cost of a turn."""
+    w = boxes[first, W]
+    h = boxes[first, H]
+    for half in range(2):
+        box = first if half == 0 else second
+        x = boxes[box, X]
+        y = boxes[box, Y]
+        for corner in range(4):
+            left = x - w * (corner & 1)
+            top = y - h * (corner >> 1)
+            if left < 0 or top < 0 or left + 2 * w > WIDTH or top + 2 * h > HEIGHT:
+                continue
+            a = owner[top, left]
+            b = owner[top, left + w]
+            c = owner[top + h, left]
+            d = owner[top + h, left + w]
+            if a < 0 or b < 0 or c < 0 or d < 0:
+                continue
+            if (boxes[a, P] != 0 or boxes[a, X] != left or boxes[a, Y] != top or boxes[a, W] != w
+                    or boxes[a, H] != h):
+                continue
+            if (boxes[b, P] != 0 or boxes[b, X] != left + w or boxes[b, Y] != top or boxes[b, W] != w
+                    or boxes[b, H] != h):
+                continue
+            if (boxes[c, P] != 0 or boxes[c, X] != left or boxes[c, Y] != top + h or boxes[c, W] != w
+                    or boxes[c, H] != h):
+                continue
+            if (boxes[d, P] != 0 or boxes[d, X] != left + w or boxes[d, Y] != top + h or boxes[d, W] != w
+                    or boxes[d, H] != h):
+                continue
+            member[a] = 1
+            member[b] = 1
+            member[c] = 1
+            member[d] = 1
+
+
+@kernel
 def split_and_check(boxes, owner, index, second, splits, flags, member):
     """Steps 1-2 of a turn: split box ``index`` in place into its top/left half and the new half
     at row ``second`` (painted into ``owner``), then mark in ``member`` the boxes the split check
@@ -260,8 +277,7 @@ def split_and_check(boxes, owner, index, second, splits, flags, member):
     if flags & STALE_CLUSTER_CONVERSION:
         mark_squares_anywhere(boxes, owner, second + 1, boxes[second, W], boxes[second, H], member)
     else:
-        mark_squares_containing(boxes, owner, index, member)
-        mark_squares_containing(boxes, owner, second, member)
+        mark_squares_at_halves(boxes, owner, index, second, member)
 
 
 @kernel
@@ -270,11 +286,27 @@ def turn(boxes, count, owner, splits, index, flags, log, parts):
 
     ``parts`` (int64[5]) receives the score by part; returns (new count, event rows written).
     """
+    return play_turn(
+        boxes, count, owner, splits, index, flags, log, parts,
+        np.zeros(MAX_BOXES, np.int8), np.empty(MAX_BOXES, np.int32), np.empty(WIDTH, np.int32), False,
+    )
+
+
+@kernel
+def play_turn(boxes, count, owner, splits, index, flags, log, parts, member, origin_y, counts, stable):
+    """:func:`turn` with its scratch arrays given, for loops of many turns (no allocation per
+    turn): ``member`` int8[MAX_BOXES], all 0 (and left so), ``origin_y`` int32[MAX_BOXES],
+    ``counts`` int32[WIDTH].
+
+    ``stable``: the caller knows no box of the board can fall, as after any turn (falls run until
+    nothing moves, and refill boxes land on something). A split leaves every cell covered, so
+    then only a turn that destroys blocks, or a vertical split whose half is left over a void,
+    can start a fall; the other turns skip the fall pass. A start position may hold a box over a
+    void: pass False for its first turn."""
     n_log = 0
     for part in range(5):
         parts[part] = 0
     split_number = splits + 1
-    member = np.zeros(MAX_BOXES, np.int8)
 
     # 1. Split; 2. clusters from the split.
     n_log = log_row(
@@ -290,6 +322,7 @@ def turn(boxes, count, owner, splits, index, flags, log, parts):
             n_log = log_row(
                 log, n_log, EVENT_CREATED, boxes[box, X], boxes[box, Y], boxes[box, W], boxes[box, H], split_number, 0
             )
+            member[box] = 0
 
     # 3. Countdown and 4. destruction (survivors keep their order).
     destroyed_rows = 0
@@ -314,10 +347,16 @@ def turn(boxes, count, owner, splits, index, flags, log, parts):
         count = kept
         build_owner(boxes, count, owner)
 
-    # 5. Falling, in list-order passes until nothing moves.
-    origin_y = np.full(MAX_BOXES, -1, np.int32)
+    # 5. Falling, in list-order passes until nothing moves. On a stable board only an explosion
+    # or a half of a vertical split left over a void can start a fall.
     anything_moved = False
     moved = True
+    if stable and kept == second + 1:
+        moved = splits % 2 == 1 and (
+            fall_distance(boxes, owner, index) > 0 or fall_distance(boxes, owner, second) > 0
+        )
+    if moved:
+        origin_y[:] = -1
     while moved:
         moved = False
         for box in range(count):
@@ -340,12 +379,11 @@ def turn(boxes, count, owner, splits, index, flags, log, parts):
 
     # 6. Refill.
     count, n_log = refill(
-        boxes, count, owner, anything_moved, destroyed_rows, flags & UNCONDITIONAL_REFILL != 0, log, n_log
+        boxes, count, owner, anything_moved, destroyed_rows, flags & UNCONDITIONAL_REFILL != 0, log, n_log, counts
     )
 
     # 7. Late clusters.
     if anything_moved or flags & ALWAYS_LATE_CLUSTERS:
-        member[:] = 0
         mark_squares_anywhere(boxes, owner, count, 0, 0, member)
         for box in range(count):
             if member[box]:
@@ -368,6 +406,8 @@ def turn(boxes, count, owner, splits, index, flags, log, parts):
                     value, value // 2,
                 )
 
+    if anything_moved or flags & ALWAYS_LATE_CLUSTERS:
+        member[:count] = 0  # the next turn finds it clear
     parts[PART_SPLIT] = 1
     return count, n_log
 
@@ -402,6 +442,9 @@ def random_playouts(start_boxes, start_count, start_splits, flags, games, seed, 
     no_log = np.zeros((0, LOG_WIDTH), np.int32)
     rng_state = np.zeros(1, np.uint64)
     rng_state[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(1)
+    member = np.zeros(MAX_BOXES, np.int8)
+    origin_y = np.empty(MAX_BOXES, np.int32)
+    counts = np.empty(WIDTH, np.int32)
     total = 0
     for game in range(games):
         boxes[:start_count, :] = start_boxes[:start_count, :]
@@ -409,12 +452,16 @@ def random_playouts(start_boxes, start_count, start_splits, flags, games, seed, 
         splits = start_splits
         score = 0
         build_owner(boxes, count, owner)
+        stable = False  # the start position may hold a box over a void
         while True:
             n_legal = list_legal(boxes, count, splits, legal)
             if n_legal == 0:
                 break
             choice = legal[next_random(rng_state) % np.uint64(n_legal)]
-            count, _ = turn(boxes, count, owner, splits, choice, flags, no_log, parts)
+            count, _ = play_turn(
+                boxes, count, owner, splits, choice, flags, no_log, parts, member, origin_y, counts, stable
+            )
+            stable = True
             splits += 1
             total += 1
             for part in range(5):
@@ -451,6 +498,9 @@ def replay(boxes, count, splits, flags, indices, moves, by_index, scores_after):
     build_owner(boxes, count, owner)
     parts = np.zeros(5, np.int64)
     no_log = np.zeros((0, LOG_WIDTH), np.int32)
+    member = np.zeros(MAX_BOXES, np.int8)
+    origin_y = np.empty(MAX_BOXES, np.int32)
+    counts = np.empty(WIDTH, np.int32)
     score = 0
     for move in range(indices.shape[0]):
         if by_index:
@@ -466,7 +516,8 @@ def replay(boxes, count, splits, flags, indices, moves, by_index, scores_after):
             if index < 0:
                 return move, count
             indices[move] = index
-        count, _ = turn(boxes, count, owner, splits, index, flags, no_log, parts)
+        stable = move > 0  # the start position may hold a box over a void
+        count, _ = play_turn(boxes, count, owner, splits, index, flags, no_log, parts, member, origin_y, counts, stable)
         splits += 1
         for part in range(5):
             score += parts[part]

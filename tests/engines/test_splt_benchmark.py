@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from engines.splt import State, fast
+from engines.splt import Box, Move, State, fast, reference
 
 BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "splt_engine.py"
 
@@ -80,3 +80,15 @@ def test_without_the_anchor_it_says_so_and_times_kibitz_alone(bench, capsys, tmp
                        "--records"]) == 0
     out = capsys.readouterr().out
     assert f"# anchor absent: {tmp_path} has no core_update.py; timing Kibitz alone" in out
+
+
+def test_a_start_position_with_a_box_over_a_void(bench):
+    """The kernel's loops skip the fall pass on turns that cannot start a fall, which holds only
+    once a turn has been played: a start position's box over a void falls on the first turn, as
+    in the reference rules."""
+    start = State(boxes=(Box(0, 0, 8, 8), Box(0, 12, 8, 4)))  # rows 8-11 empty
+    after = reference.play(start, Move(0, 12)).state
+    assert after.box_at(0, 4) == Box(0, 4, 8, 8)  # the reference lets the top box fall 4 rows
+    assert fast.replay_moves(start, [Move(0, 12)]).state == after
+    lengths, scores, _ = fast.random_playouts(start, 6, 9)
+    assert bench.uniform_games(bench.ReferenceGame(start), 9, 6) == list(zip(lengths.tolist(), scores.tolist()))
