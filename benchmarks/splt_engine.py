@@ -28,16 +28,19 @@ Workloads, the same on both sides, in rounds: the anchor's batch, then Kibitz's,
   replay the file's box indices from the empty board (``fast.replay_indices`` on Kibitz's side);
   the final split count and score are compared, and that the game is over.
 
-Kibitz repeats its batch until it has run ``--kibitz-seconds`` (its batches are a thousand times
-shorter than the anchor's). Printed: splits per second on each side (all rounds), the ratio, the
-median of the per-round ratios with their 10th-90th percentiles, the games compared and the
-mismatches, the load average before and after. ``--markdown`` prints a Markdown table with the
+Kibitz repeats its batch until it has run ``--kibitz-seconds`` (its batches are hundreds of times
+shorter than the anchor's). Times are the CPU time of the benchmark's thread (``time.thread_time``):
+on a shared machine the wall clock also counts the time other programs held the core, which
+varied several-fold between batches here. Printed: splits per second on each side (all rounds),
+the ratio, the median of the per-round ratios with their 10th-90th percentiles, the wall-clock
+ratio, the games compared and the mismatches, the load average before and after. ``--markdown`` prints a Markdown table with the
 machine, the date and the anchor's commit.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import inspect
 import os
@@ -190,15 +193,17 @@ class Workload:
 
     name: str
     kibitz_splits: list[int] = field(default_factory=list)
-    kibitz_seconds: list[float] = field(default_factory=list)
+    kibitz_seconds: list[float] = field(default_factory=list)  # CPU time of this thread
+    kibitz_wall: list[float] = field(default_factory=list)
     anchor_splits: list[int] = field(default_factory=list)
     anchor_seconds: list[float] = field(default_factory=list)
+    anchor_wall: list[float] = field(default_factory=list)
     compared: int = 0
     mismatches: list[str] = field(default_factory=list)
     note: str = ""
 
-    def rate(self, side: str) -> float:
-        splits, seconds = getattr(self, f"{side}_splits"), getattr(self, f"{side}_seconds")
+    def rate(self, side: str, clock: str = "seconds") -> float:
+        splits, seconds = getattr(self, f"{side}_splits"), getattr(self, f"{side}_{clock}")
         return sum(splits) / sum(seconds) if seconds else float("nan")
 
     def ratios(self) -> list[float]:
@@ -207,20 +212,24 @@ class Workload:
 
 
 def timed(work):
-    began = time.perf_counter()
+    """``work()``'s result, the CPU time of this thread it took and the wall-clock time."""
+    gc.collect()  # the other side's garbage is not collected on this side's time
+    began, began_cpu = time.perf_counter(), time.thread_time()
     result = work()
-    return result, time.perf_counter() - began
+    return result, time.thread_time() - began_cpu, time.perf_counter() - began
 
 
 def timed_repeatedly(work, seconds: float):
-    """``work()``'s first result, how many times it ran and how long that took (at least ``seconds``)."""
-    began = time.perf_counter()
+    """``work()``'s first result, how many times it ran (for at least ``seconds``), and the CPU
+    time of this thread and the wall-clock time that took."""
+    gc.collect()
+    began, began_cpu = time.perf_counter(), time.thread_time()
     first = work()
     calls = 1
     while time.perf_counter() - began < seconds:
         work()
         calls += 1
-    return first, calls, time.perf_counter() - began
+    return first, calls, time.thread_time() - began_cpu, time.perf_counter() - began
 
 
 def run(anchor, records: dict[str, list[int]], rounds: int, games: int, seed: int,
@@ -233,12 +242,15 @@ def run(anchor, records: dict[str, list[int]], rounds: int, games: int, seed: in
         round_seed = seed + round_number
         theirs = None
         if anchor is not None:
-            theirs, seconds = timed(lambda: uniform_games(anchor, round_seed, games))
+            theirs, seconds, wall = timed(lambda: uniform_games(anchor, round_seed, games))
             random_games.anchor_splits.append(sum(splits for splits, _ in theirs))
             random_games.anchor_seconds.append(seconds)
-        ours, calls, seconds = timed_repeatedly(lambda: kibitz_uniform_games(round_seed, games), kibitz_seconds)
+            random_games.anchor_wall.append(wall)
+        ours, calls, seconds, wall = timed_repeatedly(lambda: kibitz_uniform_games(round_seed, games),
+                                                      kibitz_seconds)
         random_games.kibitz_splits.append(calls * sum(splits for splits, _ in ours))
         random_games.kibitz_seconds.append(seconds)
+        random_games.kibitz_wall.append(wall)
         if theirs is not None:
             random_games.compared += games
             random_games.mismatches += [
@@ -248,12 +260,14 @@ def run(anchor, records: dict[str, list[int]], rounds: int, games: int, seed: in
             workload = replays[name]
             theirs = None
             if anchor is not None:
-                theirs, seconds = timed(lambda: replay_on(anchor, indices))
+                theirs, seconds, wall = timed(lambda: replay_on(anchor, indices))
                 workload.anchor_splits.append(len(indices))
                 workload.anchor_seconds.append(seconds)
-            ours, calls, seconds = timed_repeatedly(lambda: kibitz_replay(indices), kibitz_seconds)
+                workload.anchor_wall.append(wall)
+            ours, calls, seconds, wall = timed_repeatedly(lambda: kibitz_replay(indices), kibitz_seconds)
             workload.kibitz_splits.append(calls * len(indices))
             workload.kibitz_seconds.append(seconds)
+            workload.kibitz_wall.append(wall)
             workload.note = f"{ours[0]} splits, {ours[1]:,} points, {'over' if ours[2] else 'NOT over'}"
             if theirs is not None:
                 workload.compared += 1
@@ -271,16 +285,17 @@ def _spread(values: list[float]) -> str:
 
 def table(workloads: list[Workload], with_anchor: bool) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
     header = ("workload", "Kibitz splits/s", "anchor splits/s", "ratio", "median ratio (10th-90th pct)",
-              "same games")
+              "wall-clock ratio", "same games")
     rows = []
     for workload in workloads:
         if with_anchor:
             same = f"{workload.compared - len(workload.mismatches)}/{workload.compared}"
+            wall = workload.rate("kibitz", "wall") / workload.rate("anchor", "wall")
             rows.append((workload.name, f"{workload.rate('kibitz'):,.0f}", f"{workload.rate('anchor'):,.0f}",
                          f"{workload.rate('kibitz') / workload.rate('anchor'):,.0f}x", _spread(workload.ratios()),
-                         same))
+                         f"{wall:,.0f}x", same))
         else:
-            rows.append((workload.name, f"{workload.rate('kibitz'):,.0f}", "absent", "", "", ""))
+            rows.append((workload.name, f"{workload.rate('kibitz'):,.0f}", "absent", "", "", "", ""))
     return header, rows
 
 
@@ -332,7 +347,8 @@ def main(argv: list[str] | None = None) -> int:
 
     header, rows = table(workloads, anchor is not None)
     commit = anchor_commit(args.anchor) if anchor is not None else "absent"
-    facts = (f"SPL-T, one core (core {core}), {args.rounds} rounds, anchor then Kibitz each round; load average "
+    facts = (f"SPL-T, one core (core {core}), {args.rounds} rounds, anchor then Kibitz each round; splits per "
+             f"second of CPU time (the wall-clock ratio beside it); load average "
              f"{load_before[0]:.2f} before, {load_after[0]:.2f} after; {machine()}; "
              f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; josh-holder/SPLT commit {commit}")
     if args.markdown:
