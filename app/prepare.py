@@ -103,6 +103,63 @@ def is_prepared(short_name: str) -> bool:
     return isinstance(stamp, dict) and stamp.get("fingerprint") == fingerprint()
 
 
+#: Beside the cache: the sources' fingerprint when the project's cached kernels were last checked.
+SOURCES_MARK = "kibitz-kernel-sources.json"
+
+
+def _stand_in() -> None:
+    """Any function: numba's cache locators want one beside the file they place."""
+
+
+def _kernel_cache_folder(source: str) -> Path | None:
+    """Where numba caches the kernels of the module at ``source``, found as numba finds it (its
+    first cache locator that takes the file); None when numba's locators cannot be asked."""
+    try:
+        from numba.core import caching
+
+        implementation = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl")
+        for locator_class in implementation._locator_classes:
+            locator = locator_class.from_function(_stand_in, source)  # a function's code is only read
+            if locator is not None:
+                return Path(locator.get_cache_path())
+    except Exception:  # noqa: BLE001 - numba's internals moved: the in-tree folder is the fallback
+        pass
+    return Path(source).parent / "__pycache__"
+
+
+def clear_stale_kernels() -> int:
+    """Delete the project's cached kernels when any kernel source changed since they were last
+    checked (an update, an edit): numba checks only the cached function's own file, so a kernel
+    whose helpers in another module changed would run its old machine code. Returns how many
+    files were deleted; the next call of each kernel compiles it again."""
+    current = fingerprint()
+    mark = cache_directory() / SOURCES_MARK
+    try:
+        if json.loads(mark.read_text(encoding="utf-8")).get("fingerprint") == current:
+            return 0
+    except (OSError, ValueError, AttributeError):
+        pass
+    deleted = 0
+    for entry in _source_files():
+        folder = _kernel_cache_folder(entry.path)
+        stem = Path(entry.path).stem
+        if folder is None or not folder.is_dir():
+            continue
+        for cached in folder.iterdir():
+            if cached.name.startswith(stem + ".") and cached.suffix in (".nbi", ".nbc"):
+                try:
+                    cached.unlink()
+                    deleted += 1
+                except OSError:
+                    pass  # another process took it first, or it is not ours to delete
+    try:
+        mark.parent.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(mark, json.dumps({"fingerprint": current}))
+    except OSError:
+        pass  # a read-only cache: checked again next time
+    return deleted
+
+
 def helper_environment(environment: Mapping[str, str]) -> dict[str, str]:
     """The helper's environment: ``environment`` with this very copy of Kibitz (installed or not)
     first on the import path, and never asked to count every game as prepared."""
@@ -154,6 +211,7 @@ def exercise_search(game: Game, jobs: Any) -> None:
 def prepare(short_name: str) -> float:
     """Compile (or load) ``short_name``'s kernels and write its stamp; returns the seconds."""
     started = time.perf_counter()
+    clear_stale_kernels()
     exercise(GAMES[short_name])
     stamp = stamp_path(short_name)
     stamp.parent.mkdir(parents=True, exist_ok=True)

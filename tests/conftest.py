@@ -11,6 +11,14 @@ import pytest
 PROJECT = Path(__file__).resolve().parents[1]
 
 
+def pytest_sessionstart(session):
+    """Cached kernels of sources edited since they were compiled are deleted first (numba checks
+    only a kernel's own file), as every start of Kibitz does."""
+    from app.prepare import clear_stale_kernels
+
+    clear_stale_kernels()
+
+
 @pytest.fixture(autouse=True)
 def private_settings_and_session(tmp_path_factory, monkeypatch):
     """Every test gets its own settings and session folders, whatever the environment says: a

@@ -57,6 +57,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _dispatch(arguments: list[str]) -> int:
     first = arguments[0] if arguments else None
+    if first is None or first in VERBS or (first.startswith("-") and first not in ("-h", "--help", "--version")):
+        from app.prepare import clear_stale_kernels
+
+        clear_stale_kernels()  # before any kernel of an older Kibitz is loaded from numba's cache
     if first is None or (first.startswith("-") and first not in ("-h", "--help", "--version")):
         from app.gui import run
 

@@ -131,3 +131,43 @@ def test_a_real_cold_start_prepares_in_the_helper_process_and_opens_the_game(tmp
     assert result["seconds"] is not None and result["seconds"] > 0.5  # it really compiled
     assert result["worst"] < 0.25  # no stall while compiling (the benchmark measures it finely)
     assert (tmp_path / "numba-cache" / "kibitz-prepared-1010.json").is_file()
+
+
+STALE_CHILD = r"""
+import json, sys
+from pathlib import Path
+from app import prepare
+cache = Path(sys.argv[1])
+prepare.clear_stale_kernels()                        # a fresh cache: nothing to delete, the mark written
+from engines import GAMES
+GAMES["2048"].warm_up()                              # kernels compiled into the cache
+ours = sorted(p.name for p in cache.rglob("*.nb[ic]"))
+foreign = next(p for p in cache.rglob("*.nbi")).parent / "someone_else.f-1.py311.nbi"
+foreign.write_text("not ours")
+unchanged = prepare.clear_stale_kernels()            # same sources: kept
+(cache / prepare.SOURCES_MARK).write_text(json.dumps({"fingerprint": "sources of an older Kibitz"}))
+changed = prepare.clear_stale_kernels()              # sources changed since: every cached kernel goes
+left = sorted(p.name for p in cache.rglob("*.nb[ic]"))
+mark = json.loads((cache / prepare.SOURCES_MARK).read_text())["fingerprint"]
+print(json.dumps({"ours": len(ours), "unchanged": unchanged, "changed": changed, "left": left,
+                  "mark_is_current": mark == prepare.fingerprint()}))
+"""
+
+
+def test_cached_kernels_of_changed_sources_are_deleted_before_they_can_run(tmp_path):
+    # numba checks only a cached kernel's own file: a kernel whose helpers in another module
+    # changed (an update of Kibitz) would run its old machine code, so all of ours go
+    import json
+    import os
+    import subprocess
+
+    cache = tmp_path / "numba-cache"
+    environment = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": str(prepare.PROJECT_ROOT)}
+    finished = subprocess.run([sys.executable, "-c", STALE_CHILD, str(cache)], env=environment,
+                              capture_output=True, text=True, timeout=240)
+    assert finished.returncode == 0, finished.stderr[-2000:]
+    result = json.loads(finished.stdout.strip().splitlines()[-1])
+    assert result["ours"] > 0 and result["unchanged"] == 0
+    assert result["changed"] == result["ours"]
+    assert result["left"] == ["someone_else.f-1.py311.nbi"]
+    assert result["mark_is_current"]
