@@ -34,8 +34,10 @@ ms per move (mean) in CPU time of the searching thread (the machine is shared: w
 counts other programs' turns on the core) and in wall time, the ratios of the means, the median
 of the per-position CPU-time ratios with their 10th-90th percentiles, how often Kibitz chose
 nneonneo's best slide, and the load average before and after. ``--two-threads`` also times
-Kibitz's default with two threads on both cores (wall time, and CPU time of both threads). Without the anchor it says so and times Kibitz alone. ``--markdown`` prints the result as a
-Markdown table with the machine, the date and the anchor's commit.
+Kibitz's default with two threads on both cores (wall time, and CPU time of both threads).
+Without the anchor it says so (on standard error) and times Kibitz alone. ``--markdown`` prints
+only the result, a line of facts (machine, date, load, the anchor's commit) and a Markdown table,
+for benchmarks/readme_tables.py.
 """
 
 from __future__ import annotations
@@ -267,9 +269,10 @@ def compare_with_nneonneo(anchor: Path | None, positions: list[int], core: int, 
     library = anchor_library(anchor) if anchor is not None else None
     if anchor is not None and library is None:
         print(f"# nneonneo's library is not at {anchor} (build it: git clone {NNEONNEO_REPOSITORY} && cd 2048-ai "
-              f"&& ./configure && make); timing Kibitz alone", flush=True)
+              f"&& ./configure && make); timing Kibitz alone", file=sys.stderr, flush=True)
     elif anchor is None:
-        print(f"# no --anchor: timing Kibitz alone (nneonneo's program: {NNEONNEO_REPOSITORY})", flush=True)
+        print(f"# no --anchor: timing Kibitz alone (nneonneo's program: {NNEONNEO_REPOSITORY})", file=sys.stderr,
+              flush=True)
     nneonneo = Nneonneo(library) if library is not None else None
     everywhere = os.sched_getaffinity(0)
     os.sched_setaffinity(0, {core})
