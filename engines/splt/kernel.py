@@ -322,7 +322,7 @@ def play_turn(boxes, count, owner, splits, index, flags, log, parts, member, ori
             n_log = log_row(
                 log, n_log, EVENT_CREATED, boxes[box, X], boxes[box, Y], boxes[box, W], boxes[box, H], split_number, 0
             )
-            member[box] = 0
+            member[box] = 0  # cleared as read: the late-cluster scan and the next turn find it clear
 
     # 3. Countdown and 4. destruction (survivors keep their order).
     destroyed_rows = 0
