@@ -29,10 +29,14 @@ How it reads:
    repeat at (autocorrelation, ``vision.grid``), so a board among other lines (Kibitz's whole
    window) is found; lines running on past the board's sides do not count as its walls, and
    the board is moved by whole cells to stand under the header's figure, which is centred
-   over it just above its top line.
+   over it just above its top line. A board of big cells (its one-pixel walls fade into the
+   hatching when shrunk by area much) is looked for on copies first halved keeping the brightest
+   pixels too, and the better board kept.
 3. **The normal copy.** The board and its header are cut from the image and scaled so that a cell
    is NORMAL_CELL (48) pixels: every later step works at one size, whatever the screenshot's,
-   and a small board's faint strokes are spread over enough pixels. The grid is fitted again to
+   and a small board's faint strokes are spread over enough pixels. A big board is first halved
+   keeping the brightest pixels; its thin strokes may then fall on one pixel or be spread over
+   two at half the brightness, so its numbers are read strictly, as a small board's are. The grid is fitted again to
    the peaks of the masks' column and row counts.
 4. **Cells.** Each cell's inside is white (void), hatched (point block: brightness changes much
    more across the hatching's direction than along it) or black (plain box). Kibitz's own view
@@ -62,7 +66,8 @@ How it reads:
    could make instead leaves the number doubtful.
 7. **The header**: the score left of the figure, the split count right of it; the figure's arms
    (out: horizontal next, up: vertical next) are checked against the split count's parity. A
-   split count below the numbers of sure blocks is the misread.
+   split count below the numbers of sure blocks is the misread; read surely, it leaves those
+   blocks doubtful too (two blocks whose wall was missed read as one, their numbers run together).
 8. **The previous position**, when given: doubtful numbers (and an unread split count) take the
    reading that legal splits from it reach, checked by ``vision.follow.explain`` (at most two
    splits apart). It is used only then: when no reading is reached (or the two are too far apart
@@ -1963,6 +1968,18 @@ def read_again(strokes: Strokes, regions: list[tuple[int, int, int, int]], numbe
 #: 14 pixels) a number the stroke shares do not all read alike is doubtful, at most SPLIT_VOTE.
 STRICT_CELL = 40.0
 SPLIT_VOTE = 0.5
+#: Above this many pixels a cell (in the caller's image) the board is halved keeping the brightest
+#: pixels before it is shrunk to NORMAL_CELL (``normal_board``): the hatching's lines, as bright
+#: as a digit's, stay whole, but a bar that the shrinking spreads over two pixels is half as bright
+#: as one falling on a single pixel, and may be no stronger than the hatching crossing it (an 8
+#: read as a sure 3 at 235-px cells). Numbers there are read strictly too.
+HALVED_CELL = 2 * NORMAL_CELL
+
+
+def _strict(caller_cell: float) -> bool:
+    """Whether numbers are read strictly (``read_again``) on a board of cells of ``caller_cell``
+    pixels in the caller's image: a small board's few-pixel strokes, or a halved big board's."""
+    return caller_cell < STRICT_CELL or caller_cell > HALVED_CELL
 
 
 #: On a board whose cells are under this many pixels in the caller's image the digits are eleven
@@ -2285,17 +2302,35 @@ def _centred_on_figure(bgr: np.ndarray, geometry: BoardGeometry) -> BoardGeometr
     return dataclasses.replace(geometry, left=geometry.left + shift_x * cell, top=geometry.top + shift_y * cell)
 
 
+def _found_on_copies(bgr: np.ndarray, brightest: bool) -> tuple[Candidate | None, float]:
+    """The board found on the first of the small copies (FIND_PIXELS) that shows one, and that
+    copy's factor; with ``brightest`` the image is first halved keeping the brightest pixels, as
+    often as that leaves more than twice the copy's pixels."""
+    for most_pixels in FIND_PIXELS:
+        source, halved = bgr, 1.0
+        while brightest and source.shape[0] * source.shape[1] > 2 * most_pixels:
+            source, halved = _halved_brightest(source), halved / 2
+        grey, factor = _working_copy(source, most_pixels)
+        found = find_board(line_masks(grey), grey.shape)
+        if _acceptable(found):
+            return found, factor * halved
+    return None, 1.0
+
+
 def locate(bgr: np.ndarray) -> tuple[Candidate, BoardGeometry]:
     """The board found on a small copy of the image, and its geometry in the image's pixels. A
     board whose cells are small on that copy (a small board on a big screen) is looked for again
     around where it was seen, on a copy of that part with CLOSER_LOOK pixels a cell (its thin
     lines fade on the small copy, and a line missed there can put the board a cell off)."""
-    for most_pixels in FIND_PIXELS:
-        grey, factor = _working_copy(bgr, most_pixels)
-        found = find_board(line_masks(grey), grey.shape)
-        if _acceptable(found):
-            break
-    else:
+    found, factor = _found_on_copies(bgr, brightest=False)
+    if found is None or found.geometry.cell / factor > HALVED_CELL:
+        # a big board's one-pixel walls fade into the hatching when shrunk by area much (none
+        # is found, or a wrong grid of the hatching and a few walls): it is looked for on copies
+        # first halved keeping the brightest pixels too, and the better board kept
+        again, again_factor = _found_on_copies(bgr, brightest=True)
+        if again is not None and (found is None or again.score > found.score):
+            found, factor = again, again_factor
+    if found is None:
         raise _no_board(bgr, "no 8 x 16 grid of box walls found")
     seen = _in_image(found, factor)
     if found.geometry.cell >= CLOSER_CELL or factor >= 1.0:
@@ -2368,7 +2403,7 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     # one width limit for the board's digits, so every stroke share judges them alike
     numbers, widest = _read_numbers(ink, regions, DIGIT_HEIGHT * geometry.cell)
     caller_cell = board.in_caller_pixels(geometry)["cell"]
-    numbers = read_again(strokes, regions, numbers, DIGIT_HEIGHT * geometry.cell, strict=caller_cell < STRICT_CELL,
+    numbers = read_again(strokes, regions, numbers, DIGIT_HEIGHT * geometry.cell, strict=_strict(caller_cell),
                          widest=widest)
     read_points = {}
     alternatives = {}
@@ -2399,7 +2434,7 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     boxes = sorted(([x, y, w, h, read_points.get((x, y, w, h), 0)] for x, y, w, h in shapes.boxes),
                    key=lambda box: (box[1], box[0]))
 
-    header = read_header(grey, strokes, ink, geometry)
+    header = read_header(grey, strokes, ink, geometry, strict=caller_cell > HALVED_CELL)
     if beyond:
         header = dataclasses.replace(header, score_confidence=min(header.score_confidence, IMPOSSIBLE_CONFIDENCE),
                                      splits_confidence=min(header.splits_confidence, IMPOSSIBLE_CONFIDENCE))
@@ -2487,6 +2522,14 @@ def _from_header(boxes: list[list[int]], confidence: np.ndarray, header: Header,
         least = max(exceeding + ([previous.splits] if previous is not None else []))
         problems.append(f"the split count reads {header.splits}, fewer than the blocks or the previous "
                         f"position show: taken as {least}, doubtful")
+        if header.splits_confidence >= DOUBTFUL and exceeding:
+            # read surely, the split count may be right and the blocks wrong: two point blocks side
+            # by side whose wall between them was missed read as one, their numbers run together
+            # (a 71 beside a 71 read as 7171)
+            problems.append("the point blocks numbered above the split count read are doubtful too")
+            for x, y, w, h, value in boxes:
+                if value > header.splits:
+                    confidence[y:y + h, x:x + w] = np.minimum(confidence[y:y + h, x:x + w], LEFT_OUT_CONFIDENCE)
         header = dataclasses.replace(header, splits=least, splits_confidence=0.0)
     splits, splits_from = header.splits, "header"
     if splits is None and previous is not None:
@@ -2525,8 +2568,10 @@ def _from_header(boxes: list[list[int]], confidence: np.ndarray, header: Header,
     return _HeaderValues(header, splits, splits_from, score, parity, state, boxes, confidence, problems)
 
 
-def read_header(grey: np.ndarray, strokes: Strokes, ink: np.ndarray, geometry: BoardGeometry) -> Header:
-    """Score (left of the figure), split count (right of it) and the figure's arms."""
+def read_header(grey: np.ndarray, strokes: Strokes, ink: np.ndarray, geometry: BoardGeometry,
+                strict: bool = False) -> Header:
+    """Score (left of the figure), split count (right of it) and the figure's arms; ``strict``
+    as for :func:`read_again`."""
     regions = header_regions(geometry, grey.shape)
     if regions is None:
         return Header(None, 0.0, None, 0.0, None, 0.0)
@@ -2534,7 +2579,7 @@ def read_header(grey: np.ndarray, strokes: Strokes, ink: np.ndarray, geometry: B
     numbers, _ = _read_numbers(ink, [score_region, splits_region], HEADER_DIGIT_HEIGHT * geometry.cell,
                                only_digits=False)
     score, splits = read_again(strokes, [score_region, splits_region], numbers, HEADER_DIGIT_HEIGHT * geometry.cell,
-                               only_digits=False)
+                               only_digits=False, strict=strict)
     figure, figure_confidence = read_figure(grey, figure_region, geometry.cell)
     return Header(score.value, score.sure, splits.value, splits.sure, figure, figure_confidence, splits.alternatives)
 

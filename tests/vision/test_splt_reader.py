@@ -702,3 +702,31 @@ def test_kibitz_window_with_a_box_hovered_is_never_wrong_without_doubt():
         for layout, size, cell in (("analysis", (1200, 1000), cells[0]), ("compact", (900, 700), cells[-1])):
             reading = read("splt", window_view(window, state, layout, size, hover=cell))
             assert _wrong_unflagged(truth_of(state)["cells"], reading) == (0, []), (layout, size, cell)
+
+
+# -- huge boards (issue 22) ---------------------------------------------------------------------------
+@pytest.mark.parametrize("splits, seed, size, ratio, factor, least_right", [
+    # 235-px cells: the 8 of an 81 spread over two pixels of the board's normal copy, no brighter
+    # than the hatching crossing it, read as a sure 31
+    (145, 548051237, (749, 1341), 1.5, 1.96, 120),
+    # 189-px cells at the board's left edge: the walls between 1 x 1 point blocks missed, two 71s
+    # read as one block of 7171, sure
+    (97, 507112186, (777, 1643), 1.5, 1.299, 64),
+    # 219-px cells: one-pixel walls faded on the small copies, the board found on the hatching's
+    # grid two columns and a row off, 70 cells wrong and sure
+    (199, 334819383, (2824, 4356), 1.0, 0.8414, 120),
+    # 291-px cells at a device-pixel ratio of 1.5
+    (248, 750587751, (1385, 2899), 1.5, 1.1227, 120),
+], ids=["81-read-as-31", "walls-between-blocks-missed", "board-off-by-cells", "291-px-cells"])
+def test_huge_boards_are_never_wrong_without_doubt(splits, seed, size, ratio, factor, least_right):
+    """Issue 22: Kibitz's view drawn with cells of 190-290 pixels (a big widget, a device-pixel
+    ratio, the picture rescaled), where the board's normal copy is shrunk more than twice: no
+    cell and no header field is wrong without doubt, and the board is found where it is (most
+    cells right). The truth is the engine state shown."""
+    from tests.vision.splt_looks import board_view, played, truth_of
+
+    state, _, _ = played(splits, seed)
+    reading = read("splt", resized(board_view(state, size, ratio), factor))
+    truth = truth_of(state)["cells"]
+    assert _wrong_unflagged(truth, reading) == (0, [])
+    assert compare(truth, reading.cells)[0] >= least_right
