@@ -94,8 +94,8 @@ def main() -> None:
     parser.add_argument("--table", type=Path, default=None, help="print the table of a --log file and stop")
     parser.add_argument("--every", type=int, default=50, help="log every N-th position of each game (default 50)")
     parser.add_argument("--anchor", "--nneonneo", dest="anchor", type=Path, default=None,
-                        help=f"a checkout of {NNEONNEO_REPOSITORY} built with ./configure && make (or its bin/2048.so): "
-                             "time it and Kibitz on the same positions")
+                        help=f"a checkout of {NNEONNEO_REPOSITORY} built with ./configure && make (or its "
+                             "bin/2048.so): time it and Kibitz on the same positions")
     parser.add_argument("--positions", type=int, default=300,
                         help="beside the anchor: at most this many positions, evenly spread (default 300)")
     parser.add_argument("--core", type=int, default=None,
