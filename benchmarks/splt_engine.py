@@ -33,8 +33,9 @@ shorter than the anchor's). Times are the CPU time of the benchmark's thread (``
 on a shared machine the wall clock also counts the time other programs held the core, which
 varied several-fold between batches here. Printed: splits per second on each side (all rounds),
 the ratio, the median of the per-round ratios with their 10th-90th percentiles, the wall-clock
-ratio, the games compared and the mismatches, the load average before and after. ``--markdown`` prints a Markdown table with the
-machine, the date and the anchor's commit.
+ratio, the games compared and the mismatches, the load average before and after. ``--markdown``
+prints only the facts (machine, date, the anchor's commit, load) and a Markdown table on standard
+output, for ``benchmarks/readme_tables.py``; the notes go to standard error then.
 """
 
 from __future__ import annotations
@@ -92,7 +93,8 @@ class AnchorGame:
     def __init__(self, emulator) -> None:
         self.emulator = emulator
         # its move weights are the heuristic player's, not the rules; older commits compute none
-        self.options = {"calcWeights": False} if "calcWeights" in inspect.signature(emulator.makeMove).parameters else {}
+        weighs = "calcWeights" in inspect.signature(emulator.makeMove).parameters
+        self.options = {"calcWeights": False} if weighs else {}
 
     def start(self) -> None:
         self.board = self.emulator.Board(8, 16)
@@ -315,18 +317,21 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.games < 1:
         parser.error("--rounds and --games must be at least 1")
+    # with --markdown, standard output is only the facts and the table (benchmarks/readme_tables.py)
+    notes = sys.stderr if args.markdown else sys.stdout
 
     anchor, absent = None, f"no --anchor given (git clone {ANCHOR_REPOSITORY}, measured at {ANCHOR_MEASURED_COMMIT})"
     if args.anchor is not None:
         emulator, absent = load_anchor(args.anchor)
         anchor = AnchorGame(emulator) if emulator is not None else None
     if anchor is None:
-        print(f"# anchor absent: {absent}; timing Kibitz alone", flush=True)
+        print(f"# anchor absent: {absent}; timing Kibitz alone", file=notes, flush=True)
 
     records: dict[str, list[int]] = {}
     data = data_dir()
     if data is None and args.records:
-        print("# record replays skipped: shared/data/splt not found (set KIBITZ_REFERENCE_DATA)", flush=True)
+        print("# record replays skipped: shared/data/splt not found (set KIBITZ_REFERENCE_DATA)", file=notes,
+              flush=True)
     elif data is not None:
         for name in args.records:
             records[name] = record_indices((data / name).read_text(encoding="utf-8"))
@@ -364,14 +369,15 @@ def main(argv: list[str] | None = None) -> int:
             print("  ".join(str(cell).ljust(width) if i == 0 else str(cell).rjust(width)
                             for i, (cell, width) in enumerate(zip(row, widths))))
     for workload in workloads[1:]:
-        print(f"# {workload.name}: Kibitz {workload.note}")
+        print(f"# {workload.name}: Kibitz {workload.note}", file=notes)
     mismatches = [line for workload in workloads for line in workload.mismatches]
     for line in mismatches:
-        print(f"# MISMATCH {line}")
+        print(f"# MISMATCH {line}", file=notes)
     if anchor is not None:
         ratio = workloads[0].rate("kibitz") / workloads[0].rate("anchor")
         print(f"# target >= {TARGET_RATIO}x the anchor's splits/s in random games: "
-              f"{'met' if ratio >= TARGET_RATIO else 'NOT met'} ({ratio:,.0f}x); {len(mismatches)} mismatches")
+              f"{'met' if ratio >= TARGET_RATIO else 'NOT met'} ({ratio:,.0f}x); {len(mismatches)} mismatches",
+              file=notes)
     return 1 if mismatches else 0
 
 

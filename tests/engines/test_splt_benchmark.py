@@ -70,11 +70,12 @@ def test_a_different_anchor_game_is_reported_as_a_mismatch(bench):
 
 def test_without_the_anchor_it_says_so_and_times_kibitz_alone(bench, capsys, tmp_path):
     assert bench.main(["--rounds", "1", "--games", "2", "--kibitz-seconds", "0", "--records", "--markdown"]) == 0
-    out = capsys.readouterr().out
-    assert "# anchor absent: no --anchor given" in out
-    assert "https://github.com/josh-holder/SPLT" in out
-    assert "| uniform random games (2 a round, seeds 1-1) |" in out
-    assert "| absent |" in out and "josh-holder/SPLT commit absent" in out
+    printed = capsys.readouterr()
+    assert "# anchor absent: no --anchor given" in printed.err  # standard output: the facts and the table
+    assert "https://github.com/josh-holder/SPLT" in printed.err
+    assert "| uniform random games (2 a round, seeds 1-1) |" in printed.out
+    assert "| absent |" in printed.out and "josh-holder/SPLT commit absent" in printed.out
+    assert "#" not in printed.out
 
     assert bench.main(["--anchor", str(tmp_path), "--rounds", "1", "--games", "1", "--kibitz-seconds", "0",
                        "--records"]) == 0
