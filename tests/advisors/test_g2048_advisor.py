@@ -136,8 +136,8 @@ def _chance_with_table(exponents, depth, probability, threshold, table) -> float
     ([[1024, 512, 256, 2], [2, 4, 8, 16], [0, 2, 4, 0], [0, 0, 0, 2]], 3, 1e-2, False),
     ([[2, 2, 4, 4], [2, 2, 4, 4], [8, 8, 0, 0], [0, 0, 0, 0]], 4, 2e-2, False),
     ([[8, 4, 4, 2], [2, 2, 4, 8], [0, 2, 0, 2], [0, 0, 0, 4]], 4, 2e-2, False),
-    # Here a node is met again more likely than when it was stored, and the table's value, searched
-    # less far, is used: the values differ from a search without a table (by 8e-6 and 1.4e-4).
+    # Here a node met again takes the value stored when it was met under other conditions (more or
+    # less likely, or deeper): the values differ from a search without a table (by 8e-6, 1.4e-4).
     ([[16, 0, 4, 16], [4, 2, 4, 2], [4, 0, 4, 0], [0, 2, 8, 2]], 3, 1e-3, True),
     ([[2, 4, 0, 16], [2, 2, 4, 16], [16, 16, 2, 0], [8, 4, 8, 0]], 4, 5e-3, True),
 ])
