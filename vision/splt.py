@@ -1930,16 +1930,30 @@ def read_again(strokes: Strokes, regions: list[tuple[int, int, int, int]], numbe
     height, width = strokes.shape
     margin = 4
     checks, _ = _read_numbers(strokes.ink(STROKE_CHECK), regions, min_height, only_digits, widest)
+    pending = [index for index, (first, check) in enumerate(zip(numbers, checks))
+               if not (first.sure >= DOUBTFUL and check.number == first.number and check.sure >= DOUBTFUL
+                       and not (strict or first.loose or check.loose))]
+    retried: dict[int, list[_NumberRead]] = {index: [] for index in pending}
+    if widest is not None and len(pending) > 1:
+        # many numbers to read again (a strict reading): each share's strokes are found once for
+        # the whole board (the same inside each region as in a window around it) and the numbers
+        # read together; with the width limit given, each is read as it would be alone
+        for share in STROKE_RETRIES:
+            again, _ = _read_numbers(strokes.ink(share), [regions[index] for index in pending], min_height,
+                                     only_digits, widest)
+            for index, reading in zip(pending, again):
+                retried[index].append(reading)
     settled = []
-    for first, check, (x0, y0, x1, y1) in zip(numbers, checks, regions):
-        if first.sure >= DOUBTFUL and check.number == first.number and check.sure >= DOUBTFUL \
-                and not (strict or first.loose or check.loose):
+    for index, (first, check, (x0, y0, x1, y1)) in enumerate(zip(numbers, checks, regions)):
+        if index not in retried:
             settled.append(NumberReading(first.number, first.sure, (first.number,)))
             continue
-        window = (max(x0 - margin, 0), max(y0 - margin, 0), min(x1 + margin, width), min(y1 + margin, height))
-        inside = (x0 - window[0], y0 - window[1], x1 - window[0], y1 - window[1])
-        readings = [first, check] + [_read_numbers(strokes.ink(share, window), [inside], min_height,
-                                                   only_digits, widest)[0][0] for share in STROKE_RETRIES]
+        if not retried[index]:
+            window = (max(x0 - margin, 0), max(y0 - margin, 0), min(x1 + margin, width), min(y1 + margin, height))
+            inside = (x0 - window[0], y0 - window[1], x1 - window[0], y1 - window[1])
+            retried[index] = [_read_numbers(strokes.ink(share, window), [inside], min_height, only_digits,
+                                            widest)[0][0] for share in STROKE_RETRIES]
+        readings = [first, check] + retried[index]
         support: dict[int | None, float] = {}
         for reading in readings:
             support[reading.number] = support.get(reading.number, 0.0) + reading.sure
@@ -2302,6 +2316,11 @@ def _centred_on_figure(bgr: np.ndarray, geometry: BoardGeometry) -> BoardGeometr
     return dataclasses.replace(geometry, left=geometry.left + shift_x * cell, top=geometry.top + shift_y * cell)
 
 
+#: A board found on the small copies with a score under this (the walls of a board shown whole
+#: score about 0.9 or more) is looked for on brightest-halved copies too.
+BRIGHTER_SCORE = 0.8
+
+
 def _found_on_copies(bgr: np.ndarray, brightest: bool) -> tuple[Candidate | None, float]:
     """The board found on the first of the small copies (FIND_PIXELS) that shows one, and that
     copy's factor; with ``brightest`` the image is first halved keeping the brightest pixels, as
@@ -2323,7 +2342,7 @@ def locate(bgr: np.ndarray) -> tuple[Candidate, BoardGeometry]:
     around where it was seen, on a copy of that part with CLOSER_LOOK pixels a cell (its thin
     lines fade on the small copy, and a line missed there can put the board a cell off)."""
     found, factor = _found_on_copies(bgr, brightest=False)
-    if found is None or found.geometry.cell / factor > HALVED_CELL:
+    if (found is None or found.score < BRIGHTER_SCORE) and bgr.shape[0] * bgr.shape[1] > 2 * FIND_PIXELS[0]:
         # a big board's one-pixel walls fade into the hatching when shrunk by area much (none
         # is found, or a wrong grid of the hatching and a few walls): it is looked for on copies
         # first halved keeping the brightest pixels too, and the better board kept
