@@ -49,12 +49,12 @@ import ctypes
 import json
 import os
 import platform
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.anchor_runs import anchor_commit, machine, now, print_facts_and_table  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -209,28 +209,6 @@ def anchor_library(path: Path) -> Path | None:
     return library if library.is_file() else None
 
 
-def anchor_commit(path: Path) -> str:
-    checkout = path if path.is_dir() else path.resolve().parent.parent
-    try:
-        result = subprocess.run(["git", "-C", str(checkout), "rev-parse", "HEAD"], capture_output=True, text=True,
-                                timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return "unknown"
-    return result.stdout.strip() if result.returncode == 0 and result.stdout.strip() else "unknown"
-
-
-def machine() -> str:
-    model = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} cores"
-
-
 class Nneonneo:
     """nneonneo's library, its four top-level scores per position."""
 
@@ -338,19 +316,8 @@ def compare_with_nneonneo(anchor: Path | None, positions: list[int], core: int, 
     both = " (two threads: on both cores, CPU time of both)" if "two" in configs else ""
     facts = (f"{count} positions ({source}), each searched in turn on core {core}{both}; load average "
              f"{load_before[0]:.2f} before, {load_after[0]:.2f} after; {machine()}; "
-             f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; nneonneo/2048-ai commit {commit}")
-    if markdown:
-        print(f"\n{facts}\n")
-        print("| " + " | ".join(header) + " |")
-        print("|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|")
-        for row in rows:
-            print("| " + " | ".join(row) + " |")
-    else:
-        print(f"\n# {facts}")
-        widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
-        for row in [header, *rows]:
-            print("  ".join(str(cell).ljust(width) if i == 0 else str(cell).rjust(width)
-                            for i, (cell, width) in enumerate(zip(row, widths))))
+             f"{now()}; nneonneo/2048-ai commit {commit}")
+    print_facts_and_table(facts, header, rows, markdown)
 
 
 @contextlib.contextmanager

@@ -63,7 +63,6 @@ from __future__ import annotations
 import argparse
 import csv
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -74,6 +73,7 @@ import numba
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.anchor_runs import anchor_commit, machine, now, print_facts_and_table  # noqa: E402
 
 from advisors.hatetris.beam import BeamSearch, BeamSettings  # noqa: E402
 from advisors.hatetris.heuristic import WEIGHT_SETS  # noqa: E402
@@ -330,27 +330,6 @@ class AnchorHarness:
         self.process.wait(timeout=30)
 
 
-def anchor_commit(path: Path) -> str:
-    try:
-        result = subprocess.run(["git", "-C", str(path), "rev-parse", "HEAD"], capture_output=True, text=True,
-                                timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return "unknown"
-    return result.stdout.strip() if result.returncode == 0 and result.stdout.strip() else "unknown"
-
-
-def machine() -> str:
-    model = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} cores"
-
-
 def _spread(values: list[float]) -> tuple[float, float, float]:
     return float(np.median(values)), float(np.percentile(values, 10)), float(np.percentile(values, 90))
 
@@ -435,21 +414,10 @@ def compare_children(anchor: Path | None, core: int, rounds: int, passes: int, m
                f"repeats)" if harness is not None else f"{kibitz_children / len(wells):.2f} children a well")
     facts = (f"{len(wells):,} wells of the archived HATETRIS record games; {rounds} rounds of {passes} passes each, "
              f"the anchor's batch then Kibitz's, on core {core}; load average {load_before[0]:.2f} before, "
-             f"{load_after[0]:.2f} after; {machine()}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
+             f"{load_after[0]:.2f} after; {machine()}; {now()}; "
              f"thecog19/HATETRIS-public-beamsearch commit {commit}; {checked}; "
              f"Kibitz's own duplicate children: {duplicates}")
-    if markdown:
-        print(f"\n{facts}\n")
-        print("| " + " | ".join(header) + " |")
-        print("|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|")
-        for row in rows:
-            print("| " + " | ".join(row) + " |")
-    else:
-        print(f"\n# {facts}")
-        widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
-        for row in [header, *rows]:
-            print("  ".join(str(cell).ljust(width) if i == 0 else str(cell).rjust(width)
-                            for i, (cell, width) in enumerate(zip(row, widths))))
+    print_facts_and_table(facts, header, rows, markdown)
     if harness is not None and (piece_mismatches or child_mismatches):
         print(f"\nMISMATCHES: {piece_mismatches} pieces, {child_mismatches} child sets")
 

@@ -45,15 +45,14 @@ import gc
 import importlib
 import inspect
 import os
-import platform
 import re
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchmarks.anchor_runs import anchor_commit, machine, now, print_facts_and_table  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -158,27 +157,6 @@ def load_anchor(path: Path):
         return importlib.import_module("core_update"), ""
     except Exception as error:  # noqa: BLE001 - whatever its import raises, the anchor is absent
         return None, f"importing {path / 'core_update.py'} failed: {type(error).__name__}: {error}"
-
-
-def anchor_commit(path: Path) -> str:
-    try:
-        result = subprocess.run(["git", "-C", str(path), "rev-parse", "HEAD"], capture_output=True, text=True,
-                                timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return "unknown"
-    return result.stdout.strip() if result.returncode == 0 and result.stdout.strip() else "unknown"
-
-
-def machine() -> str:
-    model = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} cores"
 
 
 def data_dir() -> Path | None:
@@ -355,19 +333,8 @@ def main(argv: list[str] | None = None) -> int:
     facts = (f"SPL-T, one core (core {core}), {args.rounds} rounds, anchor then Kibitz each round; splits per "
              f"second of CPU time (the wall-clock ratio beside it); load average "
              f"{load_before[0]:.2f} before, {load_after[0]:.2f} after; {machine()}; "
-             f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; josh-holder/SPLT commit {commit}")
-    if args.markdown:
-        print(f"\n{facts}\n")
-        print("| " + " | ".join(header) + " |")
-        print("|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|")
-        for row in rows:
-            print("| " + " | ".join(row) + " |")
-    else:
-        print(f"\n# {facts}")
-        widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
-        for row in [header, *rows]:
-            print("  ".join(str(cell).ljust(width) if i == 0 else str(cell).rjust(width)
-                            for i, (cell, width) in enumerate(zip(row, widths))))
+             f"{now()}; josh-holder/SPLT commit {commit}")
+    print_facts_and_table(facts, header, rows, args.markdown)
     for workload in workloads[1:]:
         print(f"# {workload.name}: Kibitz {workload.note}", file=notes)
     mismatches = [line for workload in workloads for line in workload.mismatches]

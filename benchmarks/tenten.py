@@ -53,7 +53,6 @@ import datetime
 import json
 import math
 import os
-import platform
 import re
 import shutil
 import signal
@@ -65,6 +64,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.anchor_runs import anchor_commit, machine  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -231,28 +231,6 @@ class Anchor:
 def anchor_binary(path: Path) -> Path | None:
     binary = path / "1010" if path.is_dir() else path
     return binary if binary.is_file() and os.access(binary, os.X_OK) else None
-
-
-def anchor_commit(path: Path) -> str:
-    folder = path if path.is_dir() else path.parent
-    try:
-        result = subprocess.run(["git", "-C", str(folder), "rev-parse", "HEAD"], capture_output=True, text=True,
-                                timeout=10)
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return result.stdout.strip() if result.returncode == 0 and result.stdout.strip() else "unknown"
-
-
-def machine() -> str:
-    model = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} cores"
 
 
 def final_board(filled: int, plan: list[tuple[str, int]]) -> tuple[int, int]:
