@@ -406,7 +406,7 @@ def report(batches: list[Batch], checks: Checks, weights: Weights, core: int, co
                else "no game ended")
     boards = (f"the anchor's next board equals Kibitz's replay of its plan in {checks.boards_agreed:,} of "
               f"{checks.boards:,}")
-    load = f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after (2-core machine: {os.cpu_count()})"
+    load = f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after"
     if not args.markdown:
         print("\n| program | rounds/s (one core, CPU time) | ms/round | evaluations/round |")
         print("|---|---:|---:|---:|")
