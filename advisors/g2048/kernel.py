@@ -68,9 +68,9 @@ MAX_LEVELS = 32
 
 
 @kernel
-def _all_slides(board, left, right, out):
-    """The four slides of ``board`` (up, right, down, left) into ``out``; the columns are
-    transposed once for both vertical slides."""
+def _four_slides(board, left, right):
+    """The slides of ``board`` up, right, down and left; the columns are transposed once for
+    both vertical slides."""
     columns = transpose(board)
     up = np.uint64(0)
     down = np.uint64(0)
@@ -84,10 +84,13 @@ def _all_slides(board, left, right, out):
         to_right |= np.uint64(right[row]) << shift
         up |= np.uint64(left[column]) << shift
         down |= np.uint64(right[column]) << shift
-    out[0] = transpose(up)
-    out[1] = to_right
-    out[2] = transpose(down)
-    out[3] = to_left
+    return transpose(up), to_right, transpose(down), to_left
+
+
+@kernel
+def _all_slides(board, left, right, out):
+    """The four slides of ``board`` (up, right, down, left) into ``out``."""
+    out[0], out[1], out[2], out[3] = _four_slides(board, left, right)
 
 
 @kernel
@@ -95,21 +98,9 @@ def _replies(board, left, right, out):
     """The four slides of ``board`` in the order the search tries them: up, down, left, right.
     The order decides which of two paths to one node stores it in the table first, and so the
     values; it is nneonneo's order, so both programs search the same tree."""
-    columns = transpose(board)
-    up = np.uint64(0)
-    down = np.uint64(0)
-    to_left = np.uint64(0)
-    to_right = np.uint64(0)
-    for r in range(4):
-        shift = np.uint64(16 * r)
-        row = (board >> shift) & ROW_MASK
-        column = (columns >> shift) & ROW_MASK
-        to_left |= np.uint64(left[row]) << shift
-        to_right |= np.uint64(right[row]) << shift
-        up |= np.uint64(left[column]) << shift
-        down |= np.uint64(right[column]) << shift
-    out[0] = transpose(up)
-    out[1] = transpose(down)
+    up, to_right, down, to_left = _four_slides(board, left, right)
+    out[0] = up
+    out[1] = down
     out[2] = to_left
     out[3] = to_right
 
