@@ -24,16 +24,19 @@ import multiprocessing
 import os
 import queue
 import signal
+import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Callable
 
+from advisors import cluster
 from advisors.splt import kernel
 from advisors.splt.search import MAX_COUNT, PLAYERS, Search, Settings, Snapshot
 from engines import limits
 from engines.contract import Line
 from engines.errors import KibitzInputError, NotationError
-from engines.files import write_text_atomic
+from engines.files import write_bytes_atomic, write_text_atomic
 from engines.splt import fast, notation
 from engines.splt.state import State
 
@@ -59,6 +62,7 @@ class Progress:
     elapsed: float  # seconds of this run
     workers: int
     new_best: bool  # this report announces a new best
+    notice: str = ""  # an event to show once, such as a cluster worker lost and started again
 
 
 @dataclasses.dataclass(frozen=True)
@@ -211,23 +215,15 @@ class ParallelSearch:
         games: int | None = None,
         progress: Callable[[Progress], None] | None = None,
         should_stop: Callable[[], bool] | None = None,
+        cluster: str | None = None,
     ) -> Result:
         """Search until ``seconds`` pass, ``games`` more games are played, ``should_stop()`` turns
-        true, Ctrl-C, or nothing is left to explore. Workers save their state before they exit."""
-        context = multiprocessing.get_context("spawn")
-        messages = context.Queue()
-        stop = context.Event()
+        true, Ctrl-C, or nothing is left to explore. Workers save their state before they exit.
+        ``cluster``: a Ray address (see :mod:`advisors.cluster`); the workers are then actors on
+        the cluster's nodes, which send their checkpoints here to be written into the folder, and a
+        worker lost mid-run starts again from its last checkpoint while the others go on."""
         workers = int(self.description["workers"])
         share = None if games is None else -(-games // workers)
-        processes = [
-            context.Process(
-                target=_worker_main,
-                args=(self._worker_config(index, share), messages, stop),
-                name=f"kibitz-splt-search-{index}",
-                daemon=True,
-            )
-            for index in range(workers)
-        ]
         snapshots: dict[int, Snapshot] = {}
         resumed, self._resumed = self._resumed, {}
         for index in range(workers):
@@ -239,19 +235,16 @@ class ParallelSearch:
                 # A best the worker saved but the parent had no time to record before a kill.
                 if saved.snapshot().best_splits > 0:
                     self._record_best(saved.snapshot(), saved.best_indices())
+        configs = [self._worker_config(index, share) for index in range(workers)]
+        pool = _ProcessPool(configs) if cluster is None else _ClusterPool(cluster, configs, self.folder)
         games_at_start = sum(s.games for s in snapshots.values())
-        began = time.monotonic()
-        for process in processes:
-            process.start()
         finished: set[int] = set()
         failures: list[str] = []
+        notices: list[str] = []
 
-        def receive(timeout: float) -> bool:
-            """Handle one worker message; True when it announced a new overall best."""
-            try:
-                kind, index, *payload = messages.get(timeout=timeout)
-            except queue.Empty:
-                return False
+        def handle(message) -> bool:
+            """One worker message; True when it announced a new overall best."""
+            kind, index, *payload = message
             if kind == "error":
                 failures.append(f"search worker {index} failed: {payload[0]}")
                 finished.add(index)
@@ -259,46 +252,60 @@ class ParallelSearch:
             if kind == "saved":
                 self._record_saved(index)
                 return False
+            if kind == "checkpoint":  # a cluster worker's state, written here where the folder is
+                write_bytes_atomic(self._checkpoint(index), payload[0])
+                self._record_saved(index)
+                return False
             snapshots[index] = payload[0]
             if kind == "done":
                 finished.add(index)
             return kind == "best" and self._record_best(payload[0], payload[1])
 
+        def receive(timeout: float) -> bool:
+            new_best = False
+            for message in pool.receive(timeout):
+                new_best = handle(message) or new_best
+            return new_best
+
         last_report = 0.0
-        restore = _stop_on_ctrl_c(stop)
+        restore = _stop_on_ctrl_c(pool.stop)
         try:
+            pool.start()  # a cluster's workers are ready when it returns: the clock starts then
+            began = time.monotonic()
             while len(finished) < workers:
                 new_best = receive(0.2)
-                for index, process in enumerate(processes):
-                    if index not in finished and not process.is_alive() and process.exitcode not in (0, None):
-                        failures.append(f"search worker {index} stopped with exit code {process.exitcode}")
+                for index, reason in pool.lost(finished):
+                    if pool.restart(index):
+                        # Its games since its last checkpoint are lost; the saved ones count again.
+                        saved = self._checkpoint(index)
+                        if saved.exists():
+                            snapshots[index] = Search.load(saved).snapshot()
+                        else:
+                            snapshots.pop(index, None)
+                        notices.append(f"worker {index} was lost ({reason}); it starts again from "
+                                       f"{'its last checkpoint' if saved.exists() else 'the beginning'}")
+                    else:
+                        failures.append(f"search worker {index} {reason}")
                         finished.add(index)
                 elapsed = time.monotonic() - began
                 total = sum(s.games for s in snapshots.values())
-                if not stop.is_set() and (
+                if not pool.stopping and (
                     (seconds is not None and elapsed >= seconds)
                     or (games is not None and total - games_at_start >= games)
                     or (should_stop is not None and should_stop())
                     or failures
                 ):
-                    stop.set()
+                    pool.stop()
                 now = time.monotonic()
-                if progress is not None and (new_best or now - last_report >= _PROGRESS_SECONDS):
+                if progress is not None and (new_best or notices or now - last_report >= _PROGRESS_SECONDS):
                     last_report = now
-                    progress(self._progress(snapshots, games_at_start, elapsed, workers, new_best))
+                    report = self._progress(snapshots, games_at_start, elapsed, workers, new_best)
+                    progress(dataclasses.replace(report, notice="; ".join(notices)) if notices else report)
+                    notices.clear()
         finally:
             restore()
-            stop.set()
-            # A worker cannot exit before its queued messages are read, so keep reading while joining.
-            deadline = time.monotonic() + 60
-            while any(process.is_alive() for process in processes) and time.monotonic() < deadline:
-                receive(0.1)
-            while not messages.empty():  # every worker has exited, so nothing more is coming
-                receive(0.1)
-            for process in processes:
-                process.join(timeout=1)
-                if process.is_alive():
-                    process.terminate()
+            pool.stop()
+            pool.finish(receive)
         if failures:
             raise RuntimeError(failures[0])
         elapsed = time.monotonic() - began
@@ -331,6 +338,7 @@ class ParallelSearch:
             "games": games,
             "checkpoint": str(self._checkpoint(index)),
             "start": str(self.folder / START_FILE),
+            "start_text": notation.geometric_text(self.line),
             "settings": self.description["settings"],
             "from_move": self.description["from_move"],
             "seed": int(self.description["seed"]) * 1009 + index,
@@ -387,45 +395,30 @@ class ParallelSearch:
         )
 
 
-def _stop_on_ctrl_c(stop) -> Callable[[], None]:
+def _stop_on_ctrl_c(stop: Callable[[], None]) -> Callable[[], None]:
     """While a search runs in the main thread, Ctrl-C asks the workers to save and stop (instead of
     interrupting the parent mid-write). Returns the function that puts the old handler back."""
     try:
-        previous = signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: stop())
     except ValueError:  # not the main thread (the GUI runs searches from a worker thread)
         return lambda: None
     return lambda: signal.signal(signal.SIGINT, previous)
 
 
-def _worker_main(config: dict, messages, stop) -> None:
-    """One worker process: load or start its search, run it in slices, save it regularly."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and tells us to stop
+def _work(config: dict, put: Callable[[tuple], None], should_stop: Callable[[], bool],
+          load: Callable[[], Search | None], save: Callable[[Search], None]) -> None:
+    """One worker's search, wherever it runs: its checkpoint (``load``) or a fresh start, run in
+    slices until ``should_stop()``, saved (``save``) every checkpoint interval and at the end.
+    Progress, bests, the end and any failure go to the coordinator through ``put``."""
     index = config["index"]
-    parent = os.getppid()
-
-    def should_stop() -> bool:
-        # A killed parent cannot tell us to stop: save and leave instead of searching on as an orphan.
-        return stop.is_set() or os.getppid() != parent
-
     try:
-        checkpoint = Path(config["checkpoint"])
-        if checkpoint.exists():
-            search = Search.load(checkpoint)  # checked by the parent too, before this process began
-        else:
+        search = load()
+        if search is None:
             settings = Settings(**config["settings"])
-            line = notation.parse_sequence(limits.read_text_file(config["start"]), config["start"])
+            line = notation.parse_sequence(config["start_text"], config["start"])
             search = Search.start_from(
                 settings, line, config["from_move"], follow_rest=index == 0, seed=config["seed"]
             )
-        saved_once = checkpoint.exists()
-
-        def save() -> None:
-            nonlocal saved_once
-            search.save(checkpoint)
-            if not saved_once:  # the parent records it in search.json: from now on the file must be there
-                saved_once = True
-                messages.put(("saved", index))
-
         last_save = time.monotonic()
         last_report = 0.0
         interval = config["checkpoint_seconds"]
@@ -435,23 +428,253 @@ def _worker_main(config: dict, messages, stop) -> None:
             now = time.monotonic()
             if now - last_report >= _PROGRESS_SECONDS / 2:
                 last_report = now
-                messages.put(("progress", index, snapshot))
+                put(("progress", index, snapshot))
             if now - last_save >= interval:
-                save()
+                save(search)
                 last_save = time.monotonic()
 
         def found(current: Search) -> None:
-            snapshot = current.snapshot()
-            messages.put(("best", index, snapshot, current.best_indices()))
+            put(("best", index, current.snapshot(), current.best_indices()))
 
         search.run(games=config["games"], progress=report, should_stop=should_stop, on_best=found)
-        save()
-        messages.put(("done", index, search.snapshot()))
+        save(search)
+        put(("done", index, search.snapshot()))
     except KibitzInputError as error:  # a file damaged since the parent checked it: said, no traceback
-        messages.put(("error", index, str(error)))
+        put(("error", index, str(error)))
     except BaseException as error:  # report instead of dying silently
-        messages.put(("error", index, f"{type(error).__name__}: {error}"))
+        put(("error", index, f"{type(error).__name__}: {error}"))
         raise
+
+
+def _worker_main(config: dict, messages, stop) -> None:
+    """One worker process on this machine: it writes its own checkpoint into the folder."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and tells us to stop
+    index = config["index"]
+    parent = os.getppid()
+    checkpoint = Path(config["checkpoint"])
+    saved_once = checkpoint.exists()
+
+    def should_stop() -> bool:
+        # A killed parent cannot tell us to stop: save and leave instead of searching on as an orphan.
+        return stop.is_set() or os.getppid() != parent
+
+    def load() -> Search | None:
+        return Search.load(checkpoint) if checkpoint.exists() else None  # checked by the parent too
+
+    def save(search: Search) -> None:
+        nonlocal saved_once
+        search.save(checkpoint)
+        if not saved_once:  # the parent records it in search.json: from now on the file must be there
+            saved_once = True
+            messages.put(("saved", index))
+
+    _work(config, messages.put, should_stop, load, save)
+
+
+class _ProcessPool:
+    """The workers as processes of this machine, talking through a queue."""
+
+    def __init__(self, configs: list[dict]) -> None:
+        context = multiprocessing.get_context("spawn")
+        self._messages = context.Queue()
+        self._stop = context.Event()
+        self._processes = [
+            context.Process(target=_worker_main, args=(config, self._messages, self._stop),
+                            name=f"kibitz-splt-search-{config['index']}", daemon=True)
+            for config in configs
+        ]
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
+
+    def start(self) -> None:
+        for process in self._processes:
+            process.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def receive(self, timeout: float) -> list[tuple]:
+        try:
+            return [self._messages.get(timeout=timeout)]
+        except queue.Empty:
+            return []
+
+    def lost(self, finished: set[int]) -> list[tuple[int, str]]:
+        return [(index, f"stopped with exit code {process.exitcode}")
+                for index, process in enumerate(self._processes)
+                if index not in finished and not process.is_alive() and process.exitcode not in (0, None)]
+
+    def restart(self, index: int) -> bool:
+        return False  # a worker process of this machine that crashed would crash again
+
+    def finish(self, receive: Callable[[float], bool]) -> None:
+        # A worker cannot exit before its queued messages are read, so keep reading while joining.
+        deadline = time.monotonic() + 60
+        while any(process.is_alive() for process in self._processes) and time.monotonic() < deadline:
+            receive(0.1)
+        while not self._messages.empty():  # every worker has exited, so nothing more is coming
+            receive(0.1)
+        for process in self._processes:
+            process.join(timeout=1)
+            if process.is_alive():
+                process.terminate()
+
+
+#: How often one cluster worker may be started again after its process or node was lost.
+MAX_RESTARTS = 3
+
+
+class ClusterWorker:
+    """A search worker as a Ray actor: one long ``run`` call searches, while ``take`` hands the
+    coordinator what it reported since the last call and ``stop`` asks it to save and stop. Its
+    checkpoints travel to the coordinator as bytes (a node of the cluster need not see the
+    folder). Made once per worker and run: its kernels load from numba's cache once."""
+
+    def __init__(self) -> None:
+        self._messages: list[tuple] = []
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        _warm_up()
+
+    def pid(self) -> int:
+        return os.getpid()
+
+    def _put(self, message: tuple) -> None:
+        with self._lock:
+            self._messages.append(message)
+
+    def take(self) -> list[tuple]:
+        with self._lock:
+            messages, self._messages = self._messages, []
+        return messages
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def run(self, config: dict, checkpoint: bytes | None) -> None:
+        index = config["index"]
+
+        def load() -> Search | None:
+            if checkpoint is None:
+                return None
+            with tempfile.TemporaryDirectory(prefix="kibitz-splt-worker-") as folder:
+                path = Path(folder) / f"worker-{index}.npz"
+                path.write_bytes(checkpoint)
+                return Search.load(path)
+
+        def save(search: Search) -> None:
+            self._put(("checkpoint", index, search.to_bytes()))
+
+        _work(config, self._put, self._stop.is_set, load, save)
+
+
+class _ClusterPool:
+    """The workers as actors on a Ray cluster, polled for their messages."""
+
+    def __init__(self, address: str, configs: list[dict], folder: Path) -> None:
+        self._ray = cluster.connect(address, cpus=len(configs))
+        available = cluster.cluster_cpus(self._ray)
+        if len(configs) > available:
+            raise KibitzInputError(f"--cluster {address}: the search asks for {len(configs)} workers but the cluster "
+                                   f"has {available} CPUs; give --workers {available} or fewer")
+        self._actor = cluster.actor_class(self._ray, ClusterWorker)
+        self._configs = configs
+        self._folder = folder
+        self._actors: dict[int, object] = {}
+        self._runs: dict[int, object] = {}
+        self._restarts = dict.fromkeys(range(len(configs)), 0)
+        self._lost: dict[int, str] = {}
+        self.stopping = False
+
+    def _launch(self, index: int, actor=None) -> None:
+        saved = checkpoint_path(self._folder, index)
+        checkpoint = saved.read_bytes() if saved.exists() else None
+        actor = actor or self._actor.remote()
+        self._actors[index] = actor
+        self._runs[index] = actor.run.remote(self._configs[index], checkpoint)
+
+    def start(self) -> None:
+        """Every worker made and its kernels loaded, then all set searching at once."""
+        actors = [self._actor.remote() for _ in self._configs]
+        self._ray.get([actor.pid.remote() for actor in actors])
+        for index, actor in enumerate(actors):
+            self._launch(index, actor)
+
+    def stop(self) -> None:
+        if self.stopping:
+            return
+        self.stopping = True
+        for actor in self._actors.values():
+            actor.stop.remote()
+
+    def receive(self, timeout: float) -> list[tuple]:
+        ray = self._ray
+        calls = {index: actor.take.remote() for index, actor in self._actors.items() if index not in self._lost}
+        messages: list[tuple] = []
+        if calls:
+            ray.wait(list(calls.values()), num_returns=len(calls), timeout=max(timeout, 0.05))
+        for index, call in calls.items():
+            try:
+                messages.extend(ray.get(call, timeout=5))
+            except ray.exceptions.RayActorError as error:
+                self._lost[index] = _lost_reason(error)
+            except ray.exceptions.GetTimeoutError:
+                pass  # a busy or far node: its messages come with the next call
+        for index, run in list(self._runs.items()):
+            if index in self._lost:
+                continue
+            done, _ = ray.wait([run], timeout=0)
+            if done:
+                try:
+                    ray.get(run)
+                except ray.exceptions.RayActorError as error:
+                    self._lost[index] = _lost_reason(error)
+                except ray.exceptions.RayTaskError:
+                    pass  # the worker said why in an "error" message
+        return messages
+
+    def lost(self, finished: set[int]) -> list[tuple[int, str]]:
+        found = [(index, reason) for index, reason in self._lost.items() if index not in finished]
+        return found
+
+    def restart(self, index: int) -> bool:
+        reason = self._lost.pop(index, "")
+        self._runs.pop(index, None)
+        self._actors.pop(index, None)
+        if self.stopping or self._restarts[index] >= MAX_RESTARTS:
+            self._lost[index] = reason
+            return False
+        self._restarts[index] += 1
+        self._launch(index)
+        return True
+
+    def finish(self, receive: Callable[[float], bool]) -> None:
+        ray = self._ray
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            running = [run for index, run in self._runs.items() if index not in self._lost]
+            done, pending = ray.wait(running, num_returns=len(running), timeout=0.2) if running else ([], [])
+            receive(0.0)
+            if not pending:
+                break
+        receive(0.0)  # what the workers said last, their final checkpoints among it
+        for actor in self._actors.values():
+            ray.kill(actor)
+        self._actors.clear()
+
+
+def _warm_up() -> None:
+    """Load the search kernels (from numba's cache when the node has compiled them before) with
+    one short game, so the first slice of the real search is not the one that waits."""
+    search = Search.start_from(Settings.for_player("paranoid"), Line(State(), ()), 0, seed=1)
+    search.run(games=1)
+
+
+def _lost_reason(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return "its process or node died" if not text else f"its process or node died: {text[0][:160]}"
 
 
 def checkpoint_path(folder: Path, index: int) -> Path:

@@ -306,6 +306,10 @@ class Search:
     def save(self, path: str | os.PathLike) -> None:
         """Write the whole search to ``path`` atomically (numpy's .npz), with a checksum of its
         arrays."""
+        write_bytes_atomic(path, self.to_bytes())
+
+    def to_bytes(self) -> bytes:
+        """The search as the bytes of its .npz checkpoint (what :meth:`save` writes)."""
         meta = {
             "format": _FORMAT_VERSION,
             "settings": self.settings.to_json(),
@@ -315,7 +319,7 @@ class Search:
         }
         buffer = io.BytesIO()
         np.savez(buffer, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8), **self.arrays)
-        write_bytes_atomic(path, buffer.getvalue())
+        return buffer.getvalue()
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> Search:

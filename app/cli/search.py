@@ -32,9 +32,24 @@ def add_arguments(parser, game) -> None:
                         "~/Library/Application Support/kibitz on macOS, %%LOCALAPPDATA%%\\kibitz on Windows)")
     parser.add_argument("--checkpoint-seconds", type=number(0, 86_400), default=30.0,
                         help="how often the search saves its state, above 0 and at most 86,400 (default 30)")
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help="run the search on a Ray cluster: 'local' (start Ray on this machine), 'auto' (the "
+                        "cluster this machine joined with 'ray start') or ray://HOST:PORT; needs "
+                        'pip install "kibitz[cluster]"')
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
 
 
 def output_folder(args, name: str) -> Path:
     """``--out``, else a new folder NAME-DATE-TIME under the data folder's ``searches``."""
     return Path(args.out) if args.out else new_search_folder(name)
+
+
+def cluster_address(args) -> str | None:
+    """``--cluster``, checked (and Ray found) before anything is written."""
+    if not getattr(args, "cluster", None):
+        return None
+    from advisors import cluster
+
+    address = cluster.check_address(args.cluster)
+    cluster.ray_module()
+    return address

@@ -75,6 +75,8 @@ def add_search_options(group) -> None:
                             "S-reach term, tuned on beams from the empty well (default kibitz)")
     add_mild_option(group)
     group.add_argument("--threads", type=THREADS, help="cores to use, 1 to 256 (default: all)")
+    group.add_argument("--workers", type=whole_number(1, 4096),
+                       help="with --cluster: shards of the beam, one cluster CPU each (default: all the cluster's)")
 
 
 def search(game, args) -> int:
@@ -84,6 +86,13 @@ def search(game, args) -> int:
     from engines.files import write_text_atomic
 
     rules = _rules(args)
+    address = search_verb.cluster_address(args)
+    if address is None and args.workers is not None:
+        raise UsageError("kibitz search hatetris: --workers counts cluster CPUs and needs --cluster "
+                         "(on this machine, --threads gives the cores)")
+    if address is not None and args.threads is not None:
+        raise UsageError("kibitz search hatetris: --threads is for this machine's beam; on a cluster, "
+                         "--workers gives the shards")
     try:
         if args.resume:
             if args.from_file or args.from_move is not None:
@@ -132,13 +141,26 @@ def search(game, args) -> int:
         say_progress(f"{minutes:d}:{seconds:02d}  depth {progress.depth}  best score {progress.best_score}  "
                      f"beam {progress.beam_size:,}  {progress.wells_per_second:,.0f} wells/s")
 
+    runner = search
+    if address is not None:
+        from advisors.hatetris.cluster import ClusterBeam
+
+        runner = ClusterBeam(search, address, args.workers)
+        say_progress(f"on the cluster at {address}: {runner.shards} shard{'s' if runner.shards != 1 else ''}")
     say_progress(f"beam search (width {search.settings.width:,}) in {folder}; Ctrl-C stops, --resume {folder} continues")
     try:
-        result = search.run(seconds=args.minutes * 60 if args.minutes else None, progress=report,
-                            checkpoint=folder / CHECKPOINT_FILE, threads=args.threads,
-                            checkpoint_seconds=args.checkpoint_seconds)
+        if address is None:
+            result = search.run(seconds=args.minutes * 60 if args.minutes else None, progress=report,
+                                checkpoint=folder / CHECKPOINT_FILE, threads=args.threads,
+                                checkpoint_seconds=args.checkpoint_seconds)
+        else:
+            result = runner.run(seconds=args.minutes * 60 if args.minutes else None, progress=report,
+                                checkpoint=folder / CHECKPOINT_FILE, checkpoint_seconds=args.checkpoint_seconds)
     except KeyboardInterrupt:
         result = search.result(stopped=True)
+    finally:
+        if address is not None:
+            runner.close()
     best_file = folder / BEST_FILE
     if result.replay:
         write_text_atomic(best_file, result.replay + "\n")

@@ -69,7 +69,8 @@ def add_search_options(group) -> None:
     group.add_argument("--format", default=None, choices=GAMES["splt"].sequence_formats,
                        help="the --from file's format (detected when omitted)")
     group.add_argument("--games", type=whole_number(1, MAX_GAMES), help="stop after this many more games")
-    group.add_argument("--workers", type=THREADS, help="worker processes, 1 to 256 (default: one per core)")
+    group.add_argument("--workers", type=THREADS, help="worker processes, 1 to 256 (default: one per core; with "
+                       "--cluster, one per cluster CPU)")
     group.add_argument("--seed", type=SEED, help="random seed, 0 to 2^32-1 (default: from the clock)")
     group.add_argument("--variant", choices=("blog", "reference-1053"), default="blog",
                        help="ParanoidPlay: blog, the algorithm as the blog describes it (default); reference-1053: "
@@ -116,7 +117,7 @@ class ProgressPrinter:
 
     def __call__(self, progress) -> None:
         now = time.monotonic()
-        if not self.interactive and not progress.new_best and now - self.last < self.every:
+        if not self.interactive and not progress.new_best and not progress.notice and now - self.last < self.every:
             return
         self.last = now
         exploring = "-" if progress.exploring_from is None else str(progress.exploring_from)
@@ -124,6 +125,8 @@ class ProgressPrinter:
         text = (f"{minutes:d}:{seconds:02d}  games {progress.games:,} ({progress.games_per_second:,.0f}/s, "
                 f"{progress.workers} worker{'s' if progress.workers != 1 else ''})  best {progress.best_splits} "
                 f"splits, score {progress.best_score:,}  exploring from {exploring}")
+        if progress.notice:
+            text = f"{text}\n{progress.notice}" if not self.interactive else f"{progress.notice}\n{text}"
         if self.interactive:
             self.stream.write("\r\x1b[K" + text)
             if progress.new_best:
@@ -142,6 +145,11 @@ def search(game, args) -> int:
     from advisors.splt.parallel import ParallelSearch
 
     settings = _settings(args)
+    address = search_verb.cluster_address(args)
+    if address is not None and args.workers is None:
+        from advisors import cluster
+
+        args.workers = cluster.cluster_cpus(cluster.connect(address))
     try:
         if args.resume:
             if args.from_file or args.from_move is not None:
@@ -170,7 +178,8 @@ def search(game, args) -> int:
     printer = ProgressPrinter(sys.stderr)
     say_progress(f"searching ({settings.player}) in {search.folder}; Ctrl-C stops, --resume {search.folder} continues")
     try:
-        result = search.run(seconds=args.minutes * 60 if args.minutes else None, games=args.games, progress=printer)
+        result = search.run(seconds=args.minutes * 60 if args.minutes else None, games=args.games, progress=printer,
+                            cluster=address)
     except RuntimeError as error:
         printer.close()
         raise KibitzInputError(str(error)) from None

@@ -1,0 +1,219 @@
+"""The long searches on a Ray cluster (``kibitz[cluster]``): a local Ray instance with two CPUs,
+started on 127.0.0.1 by the tests with its files in a temporary folder.
+
+The HATETRIS beam on the cluster keeps, layer after layer, exactly the wells the one-machine beam
+keeps (same history, same last layer, same best game and replay); SPL-T's ParanoidPlay on the
+cluster keeps the fixed moves of the 1196 record, survives a worker process killed mid-run, and
+its folder continues on one machine and the other way round.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import shutil
+import signal
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from advisors.hatetris.beam import BeamSearch, BeamSettings
+from advisors.splt.parallel import ParallelSearch
+from advisors.splt.search import Search, Settings
+from engines.contract import Line
+from engines.hatetris import GAME as HATETRIS
+from engines.splt import notation
+
+pytest.importorskip("ray", reason='the cluster searches need Ray: pip install "kibitz[cluster]"')
+
+from advisors import cluster  # noqa: E402
+from advisors.hatetris.cluster import ClusterBeam, best_first, first_copies, CANDIDATE  # noqa: E402
+
+HISTORY = ("parent", "hashes", "pieces", "scores", "cells", "moves")
+LAYER = ("layer_wells", "layer_scores", "layer_cells", "layer_nodes")
+
+
+@pytest.fixture(scope="module")
+def ray_local(tmp_path_factory):
+    """A Ray instance of 2 CPUs for this module, its session files in a temporary folder, its
+    token authentication off (nothing written to the home folder)."""
+    saved = {name: os.environ.get(name) for name in ("KIBITZ_RAY_TEMP_DIR", "RAY_AUTH_MODE")}
+    # Ray's sockets live in this folder: a short path keeps them within the 107-byte limit.
+    folder = Path(f"/tmp/kibitz-ray-{os.getpid()}")
+    folder.mkdir(exist_ok=True)
+    os.environ["KIBITZ_RAY_TEMP_DIR"] = str(folder)
+    os.environ["RAY_AUTH_MODE"] = "disabled"
+    cluster.disconnect()
+    ray = cluster.connect("local", cpus=2)
+    yield ray
+    cluster.disconnect()
+    shutil.rmtree(folder, ignore_errors=True)
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
+
+# --- HATETRIS: the same beam -------------------------------------------------------------------
+
+
+def assert_same_beam(local: BeamSearch, spread: BeamSearch) -> None:
+    for name in HISTORY + LAYER:
+        ours, theirs = getattr(local, name), getattr(spread, name)
+        ours = ours.view() if hasattr(ours, "view") and not isinstance(ours, np.ndarray) else ours
+        theirs = theirs.view() if hasattr(theirs, "view") and not isinstance(theirs, np.ndarray) else theirs
+        assert np.array_equal(ours, theirs), name
+    assert (local.depth, local.children, local.best_node, local.best_score, local.finished) == (
+        spread.depth, spread.children, spread.best_node, spread.best_score, spread.finished)
+
+
+def record_prefix(reference_data: Path, placements: int) -> Line:
+    with open(reference_data / "hatetris" / "records.tsv", encoding="utf-8") as handle:
+        rows = [r for r in csv.DictReader(handle, delimiter="\t") if r["label"] == "Deasuke"]
+    line = HATETRIS.parse_sequence(rows[0]["replay"])
+    return Line(line.start, line.moves[:placements])
+
+
+@pytest.mark.parametrize("width, layers", [(1000, 30), (5000, 12)])
+def test_cluster_beam_from_the_empty_well_is_the_local_beam(ray_local, width, layers):
+    line = Line(HATETRIS.initial_state(), ())
+    local = BeamSearch(line, BeamSettings(width=width))
+    local_result = local.run(max_depth=layers)
+    spread = BeamSearch(line, BeamSettings(width=width))
+    beam = ClusterBeam(spread, "local", shards=2)
+    try:
+        spread_result = beam.run(max_depth=layers)
+        beam.gather()
+    finally:
+        beam.close()
+    assert_same_beam(local, spread)
+    assert local.depth == layers and len(local.layer_nodes) == width  # a full beam, not a dead one
+    assert (spread_result.score, spread_result.pieces, spread_result.replay, spread_result.line) == (
+        local_result.score, local_result.pieces, local_result.replay, local_result.line)
+
+
+@pytest.mark.parametrize("width", [1000, 5000])
+def test_cluster_beam_from_a_record_prefix_is_the_local_beam(ray_local, reference_data, width):
+    prefix = record_prefix(reference_data, 60)
+    local = BeamSearch(prefix, BeamSettings(width=width))
+    local_result = local.run(max_depth=10)
+    spread = BeamSearch(prefix, BeamSettings(width=width))
+    beam = ClusterBeam(spread, "local", shards=2)
+    try:
+        spread_result = beam.run(max_depth=10)
+        beam.gather()
+    finally:
+        beam.close()
+    assert_same_beam(local, spread)
+    assert spread_result.line.moves[:60] == prefix.moves
+    assert spread_result.replay == local_result.replay
+
+
+def test_a_beam_saved_on_the_cluster_continues_on_one_machine_and_back(ray_local, tmp_path):
+    line = Line(HATETRIS.initial_state(), ())
+    straight = BeamSearch(line, BeamSettings(width=300))
+    straight.run(max_depth=24)
+    checkpoint = tmp_path / "beam.npz"
+    first = ClusterBeam(BeamSearch(line, BeamSettings(width=300)), "local", shards=2)
+    try:
+        first.run(max_depth=8, checkpoint=checkpoint)
+    finally:
+        first.close()
+    middle = BeamSearch.load(checkpoint)  # on one machine
+    middle.run(max_depth=8, checkpoint=checkpoint)
+    last = ClusterBeam(BeamSearch.load(checkpoint), "local", shards=2)
+    try:
+        last.run(max_depth=8, checkpoint=checkpoint)
+    finally:
+        last.close()
+    assert_same_beam(straight, BeamSearch.load(checkpoint))
+
+
+def test_the_first_copy_of_a_child_and_the_best_in_the_beams_order():
+    made = np.zeros(5, dtype=CANDIDATE)
+    made["key"] = [7, 3, 7, 9, 3]
+    made["order"] = [40, 12, 5, 30, 2]
+    made["cost"] = [1.0, 2.0, 1.0, 2.0, 2.0]
+    kept = first_copies(made)
+    assert sorted(zip(kept["key"], kept["order"])) == [(3, 2), (7, 5), (9, 30)]
+    # equal costs: the earlier place first
+    assert list(best_first(kept, 2)["order"]) == [5, 2]
+
+
+# --- SPL-T ParanoidPlay --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def record_1196(splt_data):
+    return notation.parse_sequence((splt_data / "1196seq.txt").read_text())
+
+
+def test_paranoid_play_on_the_cluster_keeps_the_records_first_1100_moves(ray_local, record_1196, tmp_path):
+    search = ParallelSearch.create(tmp_path / "run", Settings(), record_1196, from_move=1100, workers=2, seed=7,
+                                   checkpoint_seconds=1)
+    result = search.run(games=40, cluster="local")
+    assert result.best_line.moves[:1100] == record_1196.moves[:1100]
+    assert result.best_splits >= 1196  # worker 0 first re-plays the record
+    saved = notation.parse_sequence(result.best_file.read_text(), start=record_1196.start)
+    assert saved.moves == result.best_line.moves
+    assert result.games_this_run >= 40
+    for index in range(2):  # the workers' checkpoints came back to the folder
+        assert Search.load(tmp_path / "run" / f"worker-{index}.npz").snapshot().games > 0
+
+
+def _cluster_worker_pids() -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"ray::ClusterWorker" in command:
+            found.append(int(entry.name))
+    return found
+
+
+def test_a_worker_killed_mid_run_loses_only_its_games_since_its_checkpoint(ray_local, tmp_path):
+    folder = tmp_path / "run"
+    search = ParallelSearch.create(folder, Settings.for_player("paranoid"), workers=2, seed=11, checkpoint_seconds=1)
+    killed: dict[str, object] = {}
+    notices: list[str] = []
+
+    def progress(report) -> None:
+        if report.notice:
+            notices.append(report.notice)
+        if killed or report.elapsed < 3:
+            return
+        saved = {index: Search.load(folder / f"worker-{index}.npz").snapshot().games
+                 for index in range(2) if (folder / f"worker-{index}.npz").exists()}
+        pids = _cluster_worker_pids()
+        if len(saved) == 2 and pids:
+            killed["saved"] = saved
+            killed["best"] = report.best_splits
+            os.kill(pids[0], signal.SIGKILL)
+
+    result = search.run(seconds=9, progress=progress, cluster="local")
+    assert killed, "no worker was killed: the test did not reach its point"
+    assert any("was lost" in notice and "starts again from its last checkpoint" in notice for notice in notices)
+    # Nothing saved before the kill is lost: each worker's final checkpoint holds at least the
+    # games it had saved then, and the best found before is still the best or bettered.
+    for index, games in killed["saved"].items():
+        assert Search.load(folder / f"worker-{index}.npz").snapshot().games >= games
+    assert result.best_splits >= killed["best"]
+    assert result.games >= sum(killed["saved"].values())
+
+
+def test_a_search_moves_between_the_cluster_and_one_machine(ray_local, tmp_path):
+    folder = tmp_path / "run"
+    ParallelSearch.create(folder, Settings.for_player("paranoid"), workers=2, seed=5).run(games=30, cluster="local")
+    after_cluster = ParallelSearch.resume(folder)
+    games_then = sum(Search.load(folder / f"worker-{i}.npz").snapshot().games for i in range(2))
+    local = after_cluster.run(games=30)
+    assert local.games - local.games_this_run == games_then  # went on from where the cluster stopped
+    back = ParallelSearch.resume(folder).run(games=30, cluster="local")
+    assert back.games - back.games_this_run == local.games
+    assert back.best_splits >= local.best_splits
