@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QProgressBar,
     QPushButton,
     QSizePolicy,
@@ -180,6 +181,7 @@ class AdvisorPanel(QWidget):
     start_requested = Signal()
     stop_requested = Signal()
     continue_requested = Signal()
+    cluster_address_changed = Signal(str)  # the Run-on field, edited
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -326,12 +328,27 @@ class AdvisorPanel(QWidget):
             controls.addWidget(button)
         grid.addLayout(controls, 3, 0, 1, 4)
 
+        where = QHBoxLayout()
+        where.setSpacing(6)
+        where.addWidget(QLabel("Run on"))
+        self.cluster_field = QLineEdit()
+        self.cluster_field.setObjectName("searchCluster")
+        self.cluster_field.setPlaceholderText("this computer (or a Ray cluster: local, auto, ray://host:port)")
+        self.cluster_field.setToolTip(
+            "Empty: the search runs on this computer. A Ray address runs it on a cluster "
+            "(needs pip install \"kibitz[cluster]\"): 'local' starts Ray here, 'auto' joins the cluster "
+            "this computer joined with 'ray start', ray://host:port a cluster's client port.")
+        self.cluster_field.editingFinished.connect(
+            lambda: self.cluster_address_changed.emit(self.cluster_field.text().strip()))
+        where.addWidget(self.cluster_field, 1)
+        grid.addLayout(where, 4, 0, 1, 4)
+
         self.search_message = QLabel()
         self.search_message.setObjectName("searchMessage")
         self.search_message.setWordWrap(True)
         self.search_message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.search_message.hide()
-        grid.addWidget(self.search_message, 4, 0, 1, 4)
+        grid.addWidget(self.search_message, 5, 0, 1, 4)
         return self.search_group
 
     # -- game ------------------------------------------------------------------------------------
@@ -742,6 +759,13 @@ class AdvisorPanel(QWidget):
     def search_available(self) -> bool:
         return self._search_name is not None
 
+    def cluster_address(self) -> str | None:
+        """The Ray address the search should run on, None for this computer."""
+        return self.cluster_field.text().strip() or None
+
+    def set_cluster_address(self, address: str) -> None:
+        self.cluster_field.setText(address)
+
     def budget_seconds(self) -> float | None:
         """The chosen budget in seconds, None for "until stopped"."""
         value = self.budget_box.currentData()
@@ -787,6 +811,7 @@ class AdvisorPanel(QWidget):
         self.stop_button.setEnabled(running)
         self.continue_button.setEnabled(not running and can_continue)
         self.budget_box.setEnabled(not running)
+        self.cluster_field.setEnabled(not running)
 
     def search_texts(self) -> dict[str, str]:
         """The search labels as shown (for tests)."""

@@ -48,6 +48,7 @@ from app.gui.score_graph import ScoreGraph
 from app.gui.search_runner import SearchRunner
 from app.gui.sequence_editor import SequenceEditor
 from app.gui.session import Analysis, Session, SessionStore
+from advisors.cluster import check_address
 from app.gui.settings import open_settings
 from app.gui.shortcuts import ShortcutsDialog
 from app.gui.tree_view import MoveTreeView
@@ -60,6 +61,7 @@ GEOMETRY_KEY = "window/geometry/"  # + layout name: where the window was
 SIZE_KEY = "window/size/"  # + layout name / game: its size for that game
 LAYOUT_KEY = "window/layout"
 DOCKS_KEY = "window/docks/"  # + layout name
+CLUSTER_KEY = "search/cluster"  # the Ray address searches run on; empty: this computer
 TURN_MESSAGE_MILLISECONDS = 8000
 AUTOSAVE_MILLISECONDS = 800
 SEQUENCE_DELAY_MILLISECONDS = 120
@@ -459,6 +461,8 @@ class MainWindow(QMainWindow):
         self.advisor_panel.start_requested.connect(self.start_search)
         self.advisor_panel.stop_requested.connect(self.stop_search)
         self.advisor_panel.continue_requested.connect(self.continue_search)
+        self.advisor_panel.set_cluster_address(str(self._settings.value(CLUSTER_KEY, "") or ""))
+        self.advisor_panel.cluster_address_changed.connect(lambda text: self._settings.setValue(CLUSTER_KEY, text))
         self.advisor_dock = self._dock("Advisor", "advisorDock", self.advisor_panel, Qt.DockWidgetArea.RightDockWidgetArea)
 
         self.tree_view = MoveTreeView()
@@ -1042,7 +1046,8 @@ class MainWindow(QMainWindow):
             self.tree.add_line(line.moves)
         folder = self._search_folder()
         try:
-            job = jobs.start(folder, line, from_move, seconds=self.advisor_panel.budget_seconds())
+            job = jobs.start(folder, line, from_move, seconds=self.advisor_panel.budget_seconds(),
+                             cluster=self._cluster_address())
         except (OSError, ValueError) as error:
             self._search_failed(str(error))
             return False
@@ -1056,11 +1061,17 @@ class MainWindow(QMainWindow):
         if jobs is None or folder is None or self.search_runner.is_running():
             return False
         try:
-            job = jobs.resume(folder, seconds=self.advisor_panel.budget_seconds())
+            job = jobs.resume(folder, seconds=self.advisor_panel.budget_seconds(), cluster=self._cluster_address())
         except (OSError, ValueError) as error:
             self._search_failed(str(error))
             return False
         return self._run_search(job, self._search_start_move)
+
+    def _cluster_address(self) -> str | None:
+        """The panel's Run-on address, checked (a KibitzInputError, a ValueError, says which are
+        known); None for this computer."""
+        address = self.advisor_panel.cluster_address()
+        return None if address is None else check_address(address)
 
     def _run_search(self, job: Any, from_move: int) -> bool:
         self._search_analysis = self.analysis
@@ -1069,7 +1080,9 @@ class MainWindow(QMainWindow):
         self.search_runner.start(job)
         self._search_started_at = time.monotonic()
         self._last_progress = None
-        self._search_message = f"{self.ui.search_jobs.name} from move {from_move}"
+        where = getattr(job, "cluster", None)
+        self._search_message = f"{self.ui.search_jobs.name} from move {from_move}" + (
+            f" on the cluster at {where}" if where else "")
         self._search_clock.start()
         self.advisor_panel.show_search_progress(
             running=True, games=0, best="–", rate=0.0, elapsed=0.0, fraction=None, can_continue=False,

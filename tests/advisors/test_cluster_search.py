@@ -217,3 +217,28 @@ def test_a_search_moves_between_the_cluster_and_one_machine(ray_local, tmp_path)
     back = ParallelSearch.resume(folder).run(games=30, cluster="local")
     assert back.games - back.games_this_run == local.games
     assert back.best_splits >= local.best_splits
+
+
+# --- the window's search jobs ------------------------------------------------------------------
+
+
+def test_the_windows_beam_job_runs_on_the_cluster(ray_local, reference_data, tmp_path):
+    from app.gui.games.hatetris.search_jobs import SEARCH_JOBS
+
+    prefix = record_prefix(reference_data, 60)
+    job = SEARCH_JOBS.start(tmp_path / "beam", prefix, 60, seconds=3, width=200, cluster="local")
+    reports = []
+    outcome = job.run(reports.append, lambda: False)
+    assert reports and reports[-1].games == outcome.games > 0  # depth reached, reported as it went
+    assert outcome.best_line.moves[:60] == prefix.moves
+    saved = BeamSearch.load(tmp_path / "beam" / "beam.npz")
+    assert saved.depth == outcome.games and saved.best_line() == outcome.best_line
+
+
+def test_the_windows_paranoid_play_job_runs_on_the_cluster(ray_local, record_1196, tmp_path):
+    from app.gui.games.splt.search_jobs import SEARCH_JOBS
+
+    job = SEARCH_JOBS.start(tmp_path / "run", record_1196, 1100, games=20, cluster="local")
+    outcome = job.run(lambda progress: None, lambda: False)
+    assert outcome.best_value >= 1196 and outcome.best_line.moves[:1100] == record_1196.moves[:1100]
+    assert (tmp_path / "run" / "worker-1.npz").exists()  # one worker per cluster CPU: 2

@@ -226,3 +226,25 @@ def test_the_shortcuts_window_lists_the_boards_keys_of_the_game_shown(window):
     dialog = window.show_shortcuts()
     listed = [dialog.table.topLevelItem(i).text(0) for i in range(dialog.table.topLevelItemCount())]
     assert "Click a box" in listed and "W / I" not in listed
+
+
+def test_the_run_on_field_is_kept_and_a_wrong_address_is_said_before_anything_runs(qtbot, make_window):
+    window = make_window()
+    window.set_game("hatetris")
+    panel = window.advisor_panel
+    field = panel.cluster_field
+    assert field.text() == "" and panel.cluster_address() is None  # a first start: this computer
+    assert field.isVisible() and field.isEnabled()
+    field.setFocus()
+    qtbot.keyClicks(field, "ray://head-node:10001")
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    window.close()
+    again = make_window()  # a new start reads the address back
+    again.set_game("hatetris")
+    assert again.advisor_panel.cluster_address() == "ray://head-node:10001"
+    again.advisor_panel.set_cluster_address("head-node")  # not an address Ray knows
+    assert not again.start_search()
+    assert not again.search_runner.is_running()
+    message = again.advisor_panel.search_texts()["message"]
+    assert "'head-node'" in message and "ray://HOST:PORT" in message
+    assert again.start_search_action.isEnabled() and again.advisor_panel.start_button.isEnabled()

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Callable
 
 from advisors.hatetris.beam import BeamProgress, BeamSearch, BeamSettings
+from advisors.hatetris.cluster import ClusterBeam
 from app.gui.search_runner import SearchOutcome, SearchProgress, StopLatch
 from app.cli.games.hatetris import BEST_FILE, CHECKPOINT_FILE
 from engines.contract import Line
@@ -33,7 +34,7 @@ class BeamJob:
 
     def __init__(self, folder: str | os.PathLike, line: Line | None = None, from_move: int | None = None, *,
                  resume: bool = False, seconds: float | None = None, width: int = DEFAULT_WIDTH,
-                 lookahead: int = 0, threads: int | None = None) -> None:
+                 lookahead: int = 0, threads: int | None = None, cluster: str | None = None) -> None:
         if seconds is not None and seconds <= 0:
             raise ValueError(f"seconds must be positive, not {seconds}")
         self.folder = Path(folder)
@@ -43,6 +44,7 @@ class BeamJob:
         self.seconds = seconds
         self.settings = BeamSettings(width=width, lookahead=lookahead)
         self.threads = threads
+        self.cluster = cluster  # a Ray address, None for this computer
 
     def __repr__(self) -> str:
         return f"BeamJob({str(self.folder)!r}, resume={self.resuming})"
@@ -65,8 +67,16 @@ class BeamJob:
             ))
 
         try:
-            result = search.run(seconds=self.seconds, progress=report, should_stop=stop_requested,
-                                checkpoint=self.folder / CHECKPOINT_FILE, threads=self.threads)
+            if self.cluster is None:
+                result = search.run(seconds=self.seconds, progress=report, should_stop=stop_requested,
+                                    checkpoint=self.folder / CHECKPOINT_FILE, threads=self.threads)
+            else:
+                beam = ClusterBeam(search, self.cluster)
+                try:
+                    result = beam.run(seconds=self.seconds, progress=report, should_stop=stop_requested,
+                                      checkpoint=self.folder / CHECKPOINT_FILE)
+                finally:
+                    beam.close()
             if result.replay:
                 write_text_atomic(self.folder / BEST_FILE, result.replay + "\n")
         except OSError as error:
@@ -118,13 +128,17 @@ class HatetrisSearchJobs:
     rate_unit = "wells/s"
 
     def start(self, folder: str | os.PathLike, line: Line, from_move: int, seconds: float | None = None,
-              width: int = DEFAULT_WIDTH, lookahead: int = 0, threads: int | None = None, **_ignored) -> BeamJob:
-        """A beam search from move ``from_move`` of ``line`` (``kibitz search hatetris --from``)."""
-        return BeamJob(folder, line, from_move, seconds=seconds, width=width, lookahead=lookahead, threads=threads)
+              width: int = DEFAULT_WIDTH, lookahead: int = 0, threads: int | None = None,
+              cluster: str | None = None, **_ignored) -> BeamJob:
+        """A beam search from move ``from_move`` of ``line`` (``kibitz search hatetris --from``),
+        on this computer or on a ``cluster`` (a Ray address: the same beam, spread over its CPUs)."""
+        return BeamJob(folder, line, from_move, seconds=seconds, width=width, lookahead=lookahead, threads=threads,
+                       cluster=cluster)
 
-    def resume(self, folder: str | os.PathLike, seconds: float | None = None, **_ignored) -> BeamJob:
-        """Continue the beam search saved in ``folder``."""
-        return BeamJob(folder, resume=True, seconds=seconds)
+    def resume(self, folder: str | os.PathLike, seconds: float | None = None, cluster: str | None = None,
+               **_ignored) -> BeamJob:
+        """Continue the beam search saved in ``folder``, here or on a ``cluster``."""
+        return BeamJob(folder, resume=True, seconds=seconds, cluster=cluster)
 
     def describe(self, folder: str | os.PathLike) -> str:
         checkpoint = Path(folder) / CHECKPOINT_FILE

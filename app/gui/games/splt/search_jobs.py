@@ -22,6 +22,7 @@ from typing import Callable
 
 import numpy as np
 
+from advisors import cluster
 from advisors.splt import kernel
 from advisors.splt.parallel import SEARCH_FILE, ParallelSearch, Progress, Result, read_description
 from advisors.splt.search import MAX_COUNT, Settings
@@ -62,6 +63,7 @@ class ParanoidPlayJob:
         seed: int | None = None,
         settings: Settings | None = None,
         checkpoint_seconds: float = 30.0,
+        cluster: str | None = None,
     ):
         for name, value in (("seconds", seconds), ("games", games), ("workers", workers),
                             ("checkpoint_seconds", checkpoint_seconds)):
@@ -77,6 +79,7 @@ class ParanoidPlayJob:
         self.seed = seed
         self.settings = settings or Settings()
         self.checkpoint_seconds = checkpoint_seconds
+        self.cluster = cluster  # a Ray address, None for this computer
 
     def __repr__(self) -> str:
         return f"ParanoidPlayJob({str(self.folder)!r}, resume={self.resuming})"
@@ -97,7 +100,8 @@ class ParanoidPlayJob:
                 best_reported = state.best_splits
             progress(self._progress(state, line))
 
-        result = search.run(seconds=self.seconds, games=self.games, progress=report, should_stop=stop_requested)
+        result = search.run(seconds=self.seconds, games=self.games, progress=report, should_stop=stop_requested,
+                            cluster=self.cluster)
         if result.best_line is not None and result.best_splits > best_reported:
             # Found while the workers were stopping, after the last report.
             progress(SearchProgress(
@@ -126,12 +130,15 @@ class ParanoidPlayJob:
             moves = len(self.line.moves) if self.line is not None else 0
             if self.from_move is not None and not 0 <= self.from_move <= moves:
                 raise KibitzInputError(f"cannot search from move {self.from_move}: the line has {moves} moves")
+        workers = self.workers
+        if self.cluster is not None and workers is None and not self.resuming:
+            workers = cluster.cluster_cpus(cluster.connect(self.cluster))  # one worker per cluster CPU
         try:
             if self.resuming:
-                return ParallelSearch.resume(folder, workers=self.workers)
+                return ParallelSearch.resume(folder, workers=workers)
             return ParallelSearch.create(
                 folder, self.settings, self.line, self.from_move,
-                workers=self.workers or default_workers(), seed=self.seed,
+                workers=workers or default_workers(), seed=self.seed,
                 checkpoint_seconds=self.checkpoint_seconds,
             )
         except OSError as error:
@@ -177,19 +184,21 @@ class SpltSearchJobs:
     rate_unit = "games/s"
 
     def start(self, folder: str | os.PathLike, line: Line, from_move: int, seconds: float | None = None,
-              games: int | None = None, workers: int | None = None, seed: int | None = None) -> ParanoidPlayJob:
+              games: int | None = None, workers: int | None = None, seed: int | None = None,
+              cluster: str | None = None) -> ParanoidPlayJob:
         """A new ParanoidPlay that keeps the first ``from_move`` moves of ``line``, first plays the
         rest of it, then branches away (``kibitz search splt --from FILE --from-move K``).
-        ``workers`` defaults to one process per core but one."""
+        ``workers`` defaults to one process per core but one, or on a ``cluster`` (a Ray
+        address) one per cluster CPU."""
         return ParanoidPlayJob(folder, line, from_move, seconds=seconds, games=games,
-                               workers=workers or default_workers(), seed=seed)
+                               workers=workers or (None if cluster else default_workers()), seed=seed, cluster=cluster)
 
     def resume(self, folder: str | os.PathLike, seconds: float | None = None, games: int | None = None,
-               workers: int | None = None) -> ParanoidPlayJob:
+               workers: int | None = None, cluster: str | None = None) -> ParanoidPlayJob:
         """Continue the search saved in ``folder`` (the window's "Continue"), with its games and
-        best kept. ``workers`` defaults to the number the search was started with (each worker
-        continues from its own checkpoint)."""
-        return ParanoidPlayJob(folder, resume=True, seconds=seconds, games=games, workers=workers)
+        best kept, here or on a ``cluster``. ``workers`` defaults to the number the search was
+        started with (each worker continues from its own checkpoint)."""
+        return ParanoidPlayJob(folder, resume=True, seconds=seconds, games=games, workers=workers, cluster=cluster)
 
     def describe(self, folder: str | os.PathLike) -> str:
         """One line about the search saved in ``folder`` (for a "Continue?" prompt), e.g.
