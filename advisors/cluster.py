@@ -75,7 +75,7 @@ def connect(address: str, cpus: int | None = None):
         try:
             ray.init(**options)
         except (ConnectionError, RuntimeError, ValueError, TimeoutError, OSError) as error:
-            raise KibitzInputError(f"--cluster {address}: could not join the cluster ({_first_line(error)})") from None
+            raise KibitzInputError(f"--cluster {address}: could not join the cluster ({first_line(error)})") from None
         _connected = address
         return ray
 
@@ -108,6 +108,6 @@ def check_workers(workers: int) -> int:
     return limits.check_int(workers, "--workers (cluster CPUs)", 1, MAX_WORKERS)
 
 
-def _first_line(error: BaseException) -> str:
+def first_line(error: BaseException) -> str:
     text = str(error).strip().splitlines()
     return text[0] if text else type(error).__name__

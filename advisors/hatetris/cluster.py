@@ -305,7 +305,13 @@ class ClusterBeam:
                 break
             if seconds is not None and time.perf_counter() - began >= seconds:
                 break
-            self.step()
+            try:
+                self.step()
+            except self._ray.exceptions.RayActorError as error:
+                # The lost shard's wells are gone with it: what is on disk is the last whole beam.
+                kept = f"; the checkpoint {checkpoint} continues it" if checkpoint is not None else ""
+                raise KibitzInputError(f"a shard of the cluster beam was lost at depth {search.depth:,} "
+                                       f"({cluster.first_line(error)}): the search stopped{kept}") from None
             if checkpoint is not None and time.perf_counter() - saved >= checkpoint_seconds:
                 self.save(checkpoint)
                 saved = time.perf_counter()

@@ -673,8 +673,7 @@ def _warm_up() -> None:
 
 
 def _lost_reason(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
-    return "its process or node died" if not text else f"its process or node died: {text[0][:160]}"
+    return f"its process or node died: {cluster.first_line(error)[:160]}"
 
 
 def checkpoint_path(folder: Path, index: int) -> Path:

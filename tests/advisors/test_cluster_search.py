@@ -22,6 +22,7 @@ from advisors.hatetris.beam import BeamSearch, BeamSettings
 from advisors.splt.parallel import ParallelSearch
 from advisors.splt.search import Search, Settings
 from engines.contract import Line
+from engines.errors import KibitzInputError
 from engines.hatetris import GAME as HATETRIS
 from engines.splt import notation
 
@@ -131,6 +132,29 @@ def test_a_beam_saved_on_the_cluster_continues_on_one_machine_and_back(ray_local
     assert_same_beam(straight, BeamSearch.load(checkpoint))
 
 
+def test_a_lost_shard_stops_the_beam_with_its_checkpoint_whole(ray_local, tmp_path):
+    line = Line(HATETRIS.initial_state(), ())
+    straight = BeamSearch(line, BeamSettings(width=300))
+    straight.run(max_depth=12)
+    checkpoint = tmp_path / "beam.npz"
+    beam = ClusterBeam(BeamSearch(line, BeamSettings(width=300)), "local", shards=2)
+
+    def kill_a_shard(report) -> None:
+        if report.depth == 4:
+            os.kill(_actor_pids(b"ray::BeamShard")[0], signal.SIGKILL)
+
+    try:
+        with pytest.raises(KibitzInputError, match=r"a shard of the cluster beam was lost at depth .*"
+                                                   r"the checkpoint .*beam\.npz continues it"):
+            beam.run(max_depth=12, progress=kill_a_shard, checkpoint=checkpoint, checkpoint_seconds=0.001)
+    finally:
+        beam.close()
+    saved = BeamSearch.load(checkpoint)  # the last whole layer, checked in full
+    assert saved.depth >= 4
+    saved.run(max_depth=12 - saved.depth)  # continued on one machine: the straight beam
+    assert_same_beam(straight, saved)
+
+
 def test_the_first_copy_of_a_child_and_the_best_in_the_beams_order():
     made = np.zeros(5, dtype=CANDIDATE)
     made["key"] = [7, 3, 7, 9, 3]
@@ -163,7 +187,9 @@ def test_paranoid_play_on_the_cluster_keeps_the_records_first_1100_moves(ray_loc
         assert Search.load(tmp_path / "run" / f"worker-{index}.npz").snapshot().games > 0
 
 
-def _cluster_worker_pids() -> list[int]:
+def _actor_pids(title: bytes) -> list[int]:
+    """The processes of this machine whose command line is Ray's title for an actor, such as
+    b"ray::ClusterWorker"."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -172,7 +198,7 @@ def _cluster_worker_pids() -> list[int]:
             command = (entry / "cmdline").read_bytes()
         except OSError:
             continue
-        if b"ray::ClusterWorker" in command:
+        if title in command:
             found.append(int(entry.name))
     return found
 
@@ -190,7 +216,7 @@ def test_a_worker_killed_mid_run_loses_only_its_games_since_its_checkpoint(ray_l
             return
         saved = {index: Search.load(folder / f"worker-{index}.npz").snapshot().games
                  for index in range(2) if (folder / f"worker-{index}.npz").exists()}
-        pids = _cluster_worker_pids()
+        pids = _actor_pids(b"ray::ClusterWorker")
         if len(saved) == 2 and pids:
             killed["saved"] = saved
             killed["best"] = report.best_splits
