@@ -586,6 +586,8 @@ class _ClusterPool:
         self._runs: dict[int, object] = {}
         self._restarts = dict.fromkeys(range(len(configs)), 0)
         self._lost: dict[int, str] = {}
+        self._taking: dict[int, object] = {}  # each worker's take() call not yet answered
+        self._draining = False
         self.stopping = False
 
     def _launch(self, index: int, actor=None) -> None:
@@ -611,17 +613,26 @@ class _ClusterPool:
 
     def receive(self, timeout: float) -> list[tuple]:
         ray = self._ray
-        calls = {index: actor.take.remote() for index, actor in self._actors.items() if index not in self._lost}
+        if self._draining:
+            return self._drain()
+        # One take() in flight per worker: a slow node's answer is collected at a later call,
+        # never dropped (the worker has already handed those messages over).
+        for index, actor in self._actors.items():
+            if index not in self._lost and index not in self._taking:
+                self._taking[index] = actor.take.remote()
         messages: list[tuple] = []
-        if calls:
-            ray.wait(list(calls.values()), num_returns=len(calls), timeout=max(timeout, 0.05))
-        for index, call in calls.items():
-            try:
-                messages.extend(ray.get(call, timeout=5))
-            except ray.exceptions.RayActorError as error:
-                self._lost[index] = _lost_reason(error)
-            except ray.exceptions.GetTimeoutError:
-                pass  # a busy or far node: its messages come with the next call
+        if self._taking:
+            ready, _ = ray.wait(list(self._taking.values()), num_returns=len(self._taking),
+                                timeout=max(timeout, 0.05))
+            answered = set(ready)
+            for index, call in list(self._taking.items()):
+                if call not in answered:
+                    continue
+                del self._taking[index]
+                try:
+                    messages.extend(ray.get(call))
+                except ray.exceptions.RayActorError as error:
+                    self._lost[index] = _lost_reason(error)
         for index, run in list(self._runs.items()):
             if index in self._lost:
                 continue
@@ -643,6 +654,7 @@ class _ClusterPool:
         reason = self._lost.pop(index, "")
         self._runs.pop(index, None)
         self._actors.pop(index, None)
+        self._taking.pop(index, None)
         if self.stopping or self._restarts[index] >= MAX_RESTARTS:
             self._lost[index] = reason
             return False
@@ -659,10 +671,30 @@ class _ClusterPool:
             receive(0.0)
             if not pending:
                 break
+        self._draining = True
         receive(0.0)  # what the workers said last, their final checkpoints among it
         for actor in self._actors.values():
             ray.kill(actor)
         self._actors.clear()
+
+    def _drain(self) -> list[tuple]:
+        """Everything the stopped workers still hold: the answers in flight, then a last take()
+        of each (asked after its run ended, so nothing is said after it)."""
+        ray = self._ray
+        messages: list[tuple] = []
+        asked_after_the_end: set[int] = set()
+        for _ in range(2):
+            for index, actor in self._actors.items():
+                if index not in self._lost and index not in self._taking and index not in asked_after_the_end:
+                    self._taking[index] = actor.take.remote()
+                    asked_after_the_end.add(index)
+            for index, call in list(self._taking.items()):
+                del self._taking[index]
+                try:
+                    messages.extend(ray.get(call, timeout=30))
+                except (ray.exceptions.RayActorError, ray.exceptions.GetTimeoutError):
+                    pass  # lost with its worker
+        return messages
 
 
 def _warm_up() -> None:

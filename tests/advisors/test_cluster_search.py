@@ -188,17 +188,20 @@ def test_paranoid_play_on_the_cluster_keeps_the_records_first_1100_moves(ray_loc
 
 
 def _actor_pids(title: bytes) -> list[int]:
-    """The processes of this machine whose command line is Ray's title for an actor, such as
+    """The processes of this test's Ray instance (its session folder in their environment: never
+    another Ray's on the machine) whose command line is Ray's title for an actor, such as
     b"ray::ClusterWorker"."""
+    ours = f"KIBITZ_RAY_TEMP_DIR={os.environ['KIBITZ_RAY_TEMP_DIR']}".encode()
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             command = (entry / "cmdline").read_bytes()
+            environment = (entry / "environ").read_bytes().split(b"\0")
         except OSError:
             continue
-        if title in command:
+        if title in command and ours in environment:
             found.append(int(entry.name))
     return found
 
