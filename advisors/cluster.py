@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import threading
+import warnings
 from typing import Any
 
 from engines import limits
@@ -73,7 +74,9 @@ def connect(address: str, cpus: int | None = None):
         else:
             options["address"] = address
         try:
-            ray.init(**options)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # Ray's own warnings about the connection: said below
+                ray.init(**options)
         except (ConnectionError, RuntimeError, ValueError, TimeoutError, OSError) as error:
             raise KibitzInputError(f"--cluster {address}: could not join the cluster ({first_line(error)})") from None
         _connected = address

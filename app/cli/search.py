@@ -45,11 +45,15 @@ def output_folder(args, name: str) -> Path:
 
 
 def cluster_address(args) -> str | None:
-    """``--cluster``, checked (and Ray found) before anything is written."""
+    """``--cluster``, checked, and the cluster joined, before anything is written (a wrong
+    address, a missing Ray or an unreachable cluster leaves no folder behind)."""
     if not getattr(args, "cluster", None):
         return None
     from advisors import cluster
+    from app.cli.reporting import progress as say_progress
 
     address = cluster.check_address(args.cluster)
     cluster.ray_module()
+    say_progress(f"joining the cluster at {address}…" if address != cluster.LOCAL else "starting Ray on this machine…")
+    cluster.connect(address, cpus=getattr(args, "workers", None))
     return address
