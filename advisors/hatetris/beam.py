@@ -127,12 +127,12 @@ class BeamSearch:
         # History of every kept node: parent (-1 for roots), well hash, pieces locked, score,
         # filled cells (the loop check's filter) and the placement that made it. The start line's
         # own wells come first, as one chain.
-        self.parent = _Growable(np.int64)
-        self.hashes = _Growable(np.int64)
-        self.pieces = _Growable(np.int64)
-        self.scores = _Growable(np.int64)
-        self.cells = _Growable(np.int64)
-        self.moves = _Growable(np.int16, columns=4)
+        self.parent = Growable(np.int64)
+        self.hashes = Growable(np.int64)
+        self.pieces = Growable(np.int64)
+        self.scores = Growable(np.int64)
+        self.cells = Growable(np.int64)
+        self.moves = Growable(np.int16, columns=4)
         memory = self.start.memory.links() if self.start.memory else []
         previous = -1
         for link in memory:
@@ -172,48 +172,17 @@ class BeamSearch:
         or ``should_stop()``; save to ``checkpoint`` at once when it does not exist yet (a kill at
         any time leaves a search to continue), then after a layer once ``checkpoint_seconds`` have
         passed since the last save, and at the end."""
-        if isinstance(checkpoint_seconds, bool) or not isinstance(checkpoint_seconds, (int, float)) or not (
-                0 < checkpoint_seconds <= MAX_CHECKPOINT_SECONDS):
-            raise NotationError(f"the checkpoint interval is {checkpoint_seconds!r}; it must be a number of seconds "
-                                f"above 0 and at most {MAX_CHECKPOINT_SECONDS:,.0f}")
-        if checkpoint is not None and not Path(checkpoint).exists():
-            self.save(checkpoint)
         if threads:
             numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
-        began = time.perf_counter()
-        children_before = self.children
-        stopped = False
-        reason = ""
-        saved = began
-        target = None if max_depth is None else self.depth + max_depth
-        while not self.finished and (target is None or self.depth < target):
-            if should_stop is not None and should_stop():
-                stopped = True
-                break
-            try:
-                self.check_memory()  # the history grows by a layer of nodes every piece
-            except KibitzInputError as error:
-                stopped, reason = True, f"stopped at depth {self.depth:,}: {error}"
-                break
-            if seconds is not None and time.perf_counter() - began >= seconds:
-                break
-            layer = self._expand(should_stop)
-            if layer is None:
-                stopped = True
-                break
-            self._keep(*layer)
-            if checkpoint is not None and time.perf_counter() - saved >= checkpoint_seconds:
-                self.save(checkpoint)
-                saved = time.perf_counter()
-            if progress is not None:
-                elapsed = time.perf_counter() - began
-                progress(BeamProgress(self.depth, self.best_score, len(self.layer_nodes),
-                                      (self.children - children_before) / elapsed if elapsed else 0.0,
-                                      elapsed, self.children, self.finished))
-        elapsed = time.perf_counter() - began
-        if checkpoint is not None:
-            self.save(checkpoint)
-        return dataclasses.replace(self.result(elapsed, stopped), reason=reason)
+
+        def layer() -> bool:
+            found = self._expand(should_stop)
+            if found is not None:
+                self._keep(*found)
+            return found is not None
+
+        return run_layers(self, layer, self.check_memory, self.save, lambda: len(self.layer_nodes), seconds,
+                          max_depth, progress, should_stop, checkpoint, checkpoint_seconds)
 
     def _expand(self, should_stop):
         """Every distinct child of the layer as (parent, placement, score, key, cost); None when
@@ -405,6 +374,56 @@ class BeamSearch:
         return search
 
 
+def run_layers(search: BeamSearch, layer: Callable[[], bool], check_memory: Callable[[], None],
+               save: Callable[[str | Path], None], beam_size: Callable[[], int], seconds: float | None,
+               max_depth: int | None, progress: Callable[[BeamProgress], None] | None,
+               should_stop: Callable[[], bool] | None, checkpoint: str | Path | None,
+               checkpoint_seconds: float) -> BeamResult:
+    """The beam's loop, wherever its layers are worked out (here, or on a cluster): a ``layer()``
+    at a time (False: stopped midway) until the beam dies out, ``seconds`` pass, ``max_depth``
+    more pieces are placed, ``should_stop()``, or the next layer would pass the memory limit
+    (``check_memory``); saved with ``save`` as :meth:`BeamSearch.run` says, progress after each
+    layer."""
+    if isinstance(checkpoint_seconds, bool) or not isinstance(checkpoint_seconds, (int, float)) or not (
+            0 < checkpoint_seconds <= MAX_CHECKPOINT_SECONDS):
+        raise NotationError(f"the checkpoint interval is {checkpoint_seconds!r}; it must be a number of seconds "
+                            f"above 0 and at most {MAX_CHECKPOINT_SECONDS:,.0f}")
+    if checkpoint is not None and not Path(checkpoint).exists():
+        save(checkpoint)
+    began = time.perf_counter()
+    children_before = search.children
+    stopped = False
+    reason = ""
+    saved = began
+    target = None if max_depth is None else search.depth + max_depth
+    while not search.finished and (target is None or search.depth < target):
+        if should_stop is not None and should_stop():
+            stopped = True
+            break
+        try:
+            check_memory()  # the history grows by a layer of nodes every piece
+        except KibitzInputError as error:
+            stopped, reason = True, f"stopped at depth {search.depth:,}: {error}"
+            break
+        if seconds is not None and time.perf_counter() - began >= seconds:
+            break
+        if not layer():
+            stopped = True
+            break
+        if checkpoint is not None and time.perf_counter() - saved >= checkpoint_seconds:
+            save(checkpoint)
+            saved = time.perf_counter()
+        if progress is not None:
+            elapsed = time.perf_counter() - began
+            progress(BeamProgress(search.depth, search.best_score, beam_size(),
+                                  (search.children - children_before) / elapsed if elapsed else 0.0,
+                                  elapsed, search.children, search.finished))
+    elapsed = time.perf_counter() - began
+    if checkpoint is not None:
+        save(checkpoint)
+    return dataclasses.replace(search.result(elapsed, stopped), reason=reason)
+
+
 def _paths_to_continue(parent: np.ndarray, first_nodes: np.ndarray, chain: int, best_node: int) -> np.ndarray:
     """Which saved nodes lie on the paths to the last layer and to the best node (the only paths
     a continued search builds on), found going back a layer at a time; parents outside the saved
@@ -541,7 +560,7 @@ def finished_replay(line: Line, rules: Rules) -> str:
     return codecs.encode(keys, "base2048")
 
 
-class _Growable:
+class Growable:
     """An append-only numpy column with amortised growth."""
 
     def __init__(self, dtype, columns: int | None = None) -> None:

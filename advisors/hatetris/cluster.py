@@ -23,8 +23,6 @@ own file, so a search saved here continues on one machine and the other way roun
 
 from __future__ import annotations
 
-import dataclasses
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -33,7 +31,7 @@ import numpy as np
 
 from advisors import cluster
 from advisors.hatetris import kernel
-from advisors.hatetris.beam import BeamProgress, BeamResult, BeamSearch, _Growable
+from advisors.hatetris.beam import BeamProgress, BeamResult, BeamSearch, Growable, run_layers
 from engines import limits
 from engines.errors import KibitzInputError
 from engines.hatetris.kernel import MAX_RESTING
@@ -80,7 +78,7 @@ class BeamShard:
         self.well_width, self.well_depth, self.mild, self.period = rules
         self.width, self.lookahead = width, lookahead
         self.weights = np.array(weights, dtype=np.float64)
-        self.history = {name: _Growable(np.int64) for name in SHARD_HISTORY}
+        self.history = {name: Growable(np.int64) for name in SHARD_HISTORY}
         self._warm_up()
         self._empty_layer()
 
@@ -171,7 +169,8 @@ class BeamShard:
         wells = np.empty((len(rows), self.well_depth), dtype=np.int64)
         kernel.build_layer(self.wells, np.ascontiguousarray(rows), np.ascontiguousarray(moves, dtype=np.int64),
                            self.well_width, self.well_depth, wells)
-        return tuple((ranks[owners == shard], wells[owners == shard]) for shard in range(self.shards))
+        parts = tuple((ranks[owners == shard], wells[owners == shard]) for shard in range(self.shards))
+        return parts if self.shards > 1 else parts[0]  # one return value is the value itself, not a 1-tuple
 
     def layer(self) -> tuple[np.ndarray, ...]:
         """The shard's wells with their ranks, scores, cells and nodes (for a checkpoint)."""
@@ -285,45 +284,19 @@ class ClusterBeam:
             checkpoint: str | Path | None = None, checkpoint_seconds: float = 30.0) -> BeamResult:
         """As :meth:`BeamSearch.run`, a layer at a time on the cluster; the checkpoint is the
         one-machine beam's file."""
-        search = self.search
-        if checkpoint is not None and not Path(checkpoint).exists():
-            self.save(checkpoint)
-        began = time.perf_counter()
-        children_before = search.children
-        stopped = False
-        reason = ""
-        saved = began
-        target = None if max_depth is None else search.depth + max_depth
-        while not search.finished and (target is None or search.depth < target):
-            if should_stop is not None and should_stop():
-                stopped = True
-                break
-            try:
-                self.check_memory()
-            except KibitzInputError as error:
-                stopped, reason = True, f"stopped at depth {search.depth:,}: {error}"
-                break
-            if seconds is not None and time.perf_counter() - began >= seconds:
-                break
+
+        def layer() -> bool:
             try:
                 self.step()
             except self._ray.exceptions.RayActorError as error:
                 # The lost shard's wells are gone with it: what is on disk is the last whole beam.
                 kept = f"; the checkpoint {checkpoint} continues it" if checkpoint is not None else ""
-                raise KibitzInputError(f"a shard of the cluster beam was lost at depth {search.depth:,} "
+                raise KibitzInputError(f"a shard of the cluster beam was lost at depth {self.search.depth:,} "
                                        f"({cluster.first_line(error)}): the search stopped{kept}") from None
-            if checkpoint is not None and time.perf_counter() - saved >= checkpoint_seconds:
-                self.save(checkpoint)
-                saved = time.perf_counter()
-            if progress is not None:
-                elapsed = time.perf_counter() - began
-                progress(BeamProgress(search.depth, search.best_score, self.beam_size,
-                                      (search.children - children_before) / elapsed if elapsed else 0.0,
-                                      elapsed, search.children, search.finished))
-        elapsed = time.perf_counter() - began
-        if checkpoint is not None:
-            self.save(checkpoint)
-        return dataclasses.replace(search.result(elapsed, stopped), reason=reason)
+            return True
+
+        return run_layers(self.search, layer, self.check_memory, self.save, lambda: self.beam_size, seconds,
+                          max_depth, progress, should_stop, checkpoint, checkpoint_seconds)
 
     def check_memory(self) -> None:
         """Refuse a layer whose coordinator's share would pass the limit: the history (every kept

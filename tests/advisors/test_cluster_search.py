@@ -77,13 +77,13 @@ def record_prefix(reference_data: Path, placements: int) -> Line:
     return Line(line.start, line.moves[:placements])
 
 
-@pytest.mark.parametrize("width, layers", [(1000, 30), (5000, 12)])
-def test_cluster_beam_from_the_empty_well_is_the_local_beam(ray_local, width, layers):
+@pytest.mark.parametrize("width, layers, shards", [(1000, 30, 2), (5000, 12, 2), (1000, 8, 1)])
+def test_cluster_beam_from_the_empty_well_is_the_local_beam(ray_local, width, layers, shards):
     line = Line(HATETRIS.initial_state(), ())
     local = BeamSearch(line, BeamSettings(width=width))
     local_result = local.run(max_depth=layers)
     spread = BeamSearch(line, BeamSettings(width=width))
-    beam = ClusterBeam(spread, "local", shards=2)
+    beam = ClusterBeam(spread, "local", shards=shards)
     try:
         spread_result = beam.run(max_depth=layers)
         beam.gather()
