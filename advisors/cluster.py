@@ -101,9 +101,9 @@ def cluster_cpus(ray) -> int:
     return int(ray.cluster_resources().get("CPU", 0))
 
 
-def actor_class(ray, cls: type, concurrency: int = 2):
-    """``cls`` as a Ray actor taking one CPU, able to answer ``concurrency`` calls at once (a
-    worker's long job in one thread, its progress and stop calls in the other)."""
+def actor_class(ray, cls: type, concurrency: int = 1):
+    """``cls`` as a Ray actor taking one CPU, able to answer ``concurrency`` calls at once (for a
+    worker with a long job in one thread and calls about it in others)."""
     return ray.remote(num_cpus=1, max_concurrency=concurrency)(cls)
 
 

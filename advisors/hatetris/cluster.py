@@ -191,7 +191,7 @@ class ClusterBeam:
         self.shards = shards
         rules = search.rules
         settings = search.settings
-        actor = cluster.actor_class(ray, BeamShard, concurrency=1)
+        actor = cluster.actor_class(ray, BeamShard)
         self._actors = [actor.remote(index, shards, (rules.width, rules.depth, rules.mild, rules.repeat_period),
                                      settings.width, settings.lookahead, tuple(settings.weights))
                         for index in range(shards)]

@@ -524,6 +524,8 @@ class _ProcessPool:
 
 #: How often one cluster worker may be started again after its process or node was lost.
 MAX_RESTARTS = 3
+#: How long a worker holds the coordinator's take() call when it has nothing to say.
+TAKE_WAIT_SECONDS = 0.5
 
 
 class ClusterWorker:
@@ -534,7 +536,7 @@ class ClusterWorker:
 
     def __init__(self) -> None:
         self._messages: list[tuple] = []
-        self._lock = threading.Lock()
+        self._said = threading.Condition()
         self._stop = threading.Event()
         _warm_up()
 
@@ -542,11 +544,16 @@ class ClusterWorker:
         return os.getpid()
 
     def _put(self, message: tuple) -> None:
-        with self._lock:
+        with self._said:
             self._messages.append(message)
+            self._said.notify_all()
 
-    def take(self) -> list[tuple]:
-        with self._lock:
+    def take(self, wait_seconds: float = 0.0) -> list[tuple]:
+        """What the worker said since the last call; with ``wait_seconds``, the call waits that
+        long for something to be said (so the coordinator is woken by news, not busy asking)."""
+        with self._said:
+            if not self._messages and wait_seconds > 0:
+                self._said.wait(wait_seconds)
             messages, self._messages = self._messages, []
         return messages
 
@@ -579,7 +586,7 @@ class _ClusterPool:
         if len(configs) > available:
             raise KibitzInputError(f"--cluster {address}: the search asks for {len(configs)} workers but the cluster "
                                    f"has {available} CPUs; give --workers {available} or fewer")
-        self._actor = cluster.actor_class(self._ray, ClusterWorker)
+        self._actor = cluster.actor_class(self._ray, ClusterWorker, concurrency=3)  # run, take, stop
         self._configs = configs
         self._folder = folder
         self._actors: dict[int, object] = {}
@@ -619,7 +626,7 @@ class _ClusterPool:
         # never dropped (the worker has already handed those messages over).
         for index, actor in self._actors.items():
             if index not in self._lost and index not in self._taking:
-                self._taking[index] = actor.take.remote()
+                self._taking[index] = actor.take.remote(TAKE_WAIT_SECONDS)
         messages: list[tuple] = []
         if self._taking:
             ready, _ = ray.wait(list(self._taking.values()), num_returns=len(self._taking),
