@@ -37,14 +37,16 @@ LAYER = ("layer_wells", "layer_scores", "layer_cells", "layer_nodes")
 
 @pytest.fixture(scope="module")
 def ray_local(tmp_path_factory):
-    """A Ray instance of 2 CPUs for this module, its session files in a temporary folder, its
-    token authentication off (nothing written to the home folder)."""
-    saved = {name: os.environ.get(name) for name in ("KIBITZ_RAY_TEMP_DIR", "RAY_AUTH_MODE")}
+    """A Ray instance of 2 CPUs for this module, its session files in a temporary folder, with
+    Ray's token authentication, its token in a home folder of the test's own (Ray writes it to
+    ~/.ray: never the real home)."""
+    saved = {name: os.environ.get(name) for name in ("KIBITZ_RAY_TEMP_DIR", "RAY_AUTH_MODE", "HOME")}
     # Ray's sockets live in this folder: a short path keeps them within the 107-byte limit.
     folder = Path(f"/tmp/kibitz-ray-{os.getpid()}")
-    folder.mkdir(exist_ok=True)
+    (folder / "home").mkdir(parents=True, exist_ok=True)
     os.environ["KIBITZ_RAY_TEMP_DIR"] = str(folder)
-    os.environ["RAY_AUTH_MODE"] = "disabled"
+    os.environ["HOME"] = str(folder / "home")
+    os.environ.pop("RAY_AUTH_MODE", None)  # Ray's default: a token, made at the start
     cluster.disconnect()
     ray = cluster.connect("local", cpus=2)
     yield ray

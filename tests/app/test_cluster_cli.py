@@ -17,8 +17,10 @@ PROJECT = Path(__file__).resolve().parents[2]
 
 def kibitz(*argv: str, extra_path: str | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
     paths = [path for path in (extra_path, str(PROJECT)) if path]
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(paths), "RAY_AUTH_MODE": "disabled",
-                   "KIBITZ_RAY_TEMP_DIR": f"/tmp/kibitz-ray-cli-{os.getpid()}"}
+    # Ray's session files, and (token authentication) its token in a home folder of the test's own.
+    folder = f"/tmp/kibitz-ray-cli-{os.getpid()}"
+    environment = {name: value for name, value in os.environ.items() if name != "RAY_AUTH_MODE"}
+    environment.update(PYTHONPATH=os.pathsep.join(paths), KIBITZ_RAY_TEMP_DIR=folder, HOME=f"{folder}/home")
     return subprocess.run([sys.executable, "-m", "app", *argv], capture_output=True, text=True, timeout=timeout,
                           env=environment, cwd=PROJECT)
 
