@@ -268,7 +268,10 @@ class ParallelSearch:
             return new_best
 
         last_report = 0.0
-        restore = _stop_on_ctrl_c(pool.stop)
+        # Ctrl-C only raises a flag: the loop below stops the workers (a cluster's by remote calls,
+        # which a signal handler should not make).
+        ctrl_c = threading.Event()
+        restore = _stop_on_ctrl_c(ctrl_c.set)
         try:
             pool.start()  # a cluster's workers are ready when it returns: the clock starts then
             began = time.monotonic()
@@ -290,7 +293,8 @@ class ParallelSearch:
                 elapsed = time.monotonic() - began
                 total = sum(s.games for s in snapshots.values())
                 if not pool.stopping and (
-                    (seconds is not None and elapsed >= seconds)
+                    ctrl_c.is_set()
+                    or (seconds is not None and elapsed >= seconds)
                     or (games is not None and total - games_at_start >= games)
                     or (should_stop is not None and should_stop())
                     or failures

@@ -6,11 +6,15 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+
+from advisors.splt.search import Search
 
 PROJECT = Path(__file__).resolve().parents[2]
 
@@ -70,3 +74,31 @@ def test_a_beam_on_a_local_ray_instance_then_continued_on_this_machine(tmp_path,
     more = kibitz("search", "hatetris", "--resume", str(folder), "--minutes", "0.02", "--json")
     assert more.returncode == 0, more.stderr
     assert json.loads(more.stdout)["depth"] >= summary["depth"]
+
+
+def test_ctrl_c_stops_a_cluster_search_cleanly_and_saves(tmp_path, ray_files):
+    pytest.importorskip("ray", reason='needs Ray: pip install "kibitz[cluster]"')
+    folder = tmp_path / "s"
+    environment = {name: value for name, value in os.environ.items() if name != "RAY_AUTH_MODE"}
+    environment.update(PYTHONPATH=str(PROJECT), KIBITZ_RAY_TEMP_DIR=str(ray_files), HOME=f"{ray_files}/home")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app", "search", "splt", "--cluster", "local", "--workers", "2", "--seed", "4",
+         "--checkpoint-seconds", "1", "--out", str(folder), "--json"],
+        cwd=tmp_path, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not list(folder.glob("worker-1.npz")):
+            time.sleep(0.2)
+        os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in a terminal sends, to the whole group
+        out, err = process.communicate(timeout=90)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 0, err
+    assert "Traceback" not in err
+    result = json.loads(out)
+    assert result["games"] > 0 and result["best_moves"] > 0 and Path(result["best_file"]).exists()
+    saved = sum(Search.load(folder / f"worker-{index}.npz").snapshot().games for index in range(2))
+    assert saved == result["games"]  # the workers' last checkpoints came back before the end
