@@ -197,17 +197,9 @@ class BeamSearch:
             chunk = slice(first, first + CHUNK)
             chunk_wells = np.ascontiguousarray(wells[chunk])
             pieces, counts = self._choose(chunk)
-            count = len(pieces)
-            offsets = np.zeros(count, dtype=np.int64)
-            np.cumsum(counts[:-1], out=offsets[1:])
-            total = int(counts.sum())
-            child_parents = np.empty(total, dtype=np.int64)
-            child_moves = np.empty((total, 4), dtype=np.int64)
-            child_scores = np.zeros(total, dtype=np.int64)
-            child_keys = np.empty(total, dtype=np.int64)
-            kernel.generate_layer(chunk_wells, np.ascontiguousarray(scores[chunk]), pieces, offsets, rules.width,
-                                  rules.depth, child_parents, child_moves, child_scores, child_keys)
-            self.children += total
+            _, child_parents, child_moves, child_scores, child_keys = layer_children(
+                chunk_wells, np.ascontiguousarray(scores[chunk]), pieces, counts, rules.width, rules.depth)
+            self.children += len(child_parents)
             alive = child_parents >= 0
             parts.append((child_parents[alive] + first, child_moves[alive], child_scores[alive], child_keys[alive]))
         parents, moves, child_scores, keys = (np.concatenate([part[index] for part in parts]) for index in range(4))
@@ -372,6 +364,22 @@ class BeamSearch:
             raise KibitzInputError(f"damaged search: its best game cannot be replayed ({error.reason})",
                                    source=source) from None
         return search
+
+
+def layer_children(wells: np.ndarray, scores: np.ndarray, pieces: np.ndarray, counts: np.ndarray, width: int,
+                   depth: int) -> tuple[np.ndarray, ...]:
+    """Every child of ``wells`` (scores ``scores``), each well's AI piece and number of resting
+    placements given (``kernel.choose_layer``): each well's first child slot, and each child's
+    parent (-1 for a child that ends the game), placement, score and dedup key, in slot order."""
+    offsets = np.zeros(len(pieces), dtype=np.int64)
+    np.cumsum(counts[:-1], out=offsets[1:])
+    total = int(counts.sum())
+    parents = np.empty(total, dtype=np.int64)
+    moves = np.empty((total, 4), dtype=np.int64)
+    child_scores = np.zeros(total, dtype=np.int64)
+    keys = np.empty(total, dtype=np.int64)
+    kernel.generate_layer(wells, scores, pieces, offsets, width, depth, parents, moves, child_scores, keys)
+    return offsets, parents, moves, child_scores, keys
 
 
 def run_layers(search: BeamSearch, layer: Callable[[], bool], check_memory: Callable[[], None],

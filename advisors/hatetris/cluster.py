@@ -31,7 +31,7 @@ import numpy as np
 
 from advisors import cluster
 from advisors.hatetris import kernel
-from advisors.hatetris.beam import BeamProgress, BeamResult, BeamSearch, Growable, run_layers
+from advisors.hatetris.beam import BeamProgress, BeamResult, BeamSearch, Growable, layer_children, run_layers
 from engines import limits
 from engines.errors import KibitzInputError
 from engines.hatetris.kernel import MAX_RESTING
@@ -129,14 +129,8 @@ class BeamShard:
         pieces, counts = np.empty(count, dtype=np.int64), np.empty(count, dtype=np.int64)
         kernel.choose_layer(self.wells, self.nodes, width, depth, self.mild, self.period, *history,
                             len(history[0]) + 1, pieces, counts)
-        offsets = np.zeros(count, dtype=np.int64)
-        np.cumsum(counts[:-1], out=offsets[1:])
-        total = int(counts.sum())
-        parents = np.empty(total, dtype=np.int64)
-        moves = np.empty((total, 4), dtype=np.int64)
-        scores = np.zeros(total, dtype=np.int64)
-        keys = np.empty(total, dtype=np.int64)
-        kernel.generate_layer(self.wells, self.scores, pieces, offsets, width, depth, parents, moves, scores, keys)
+        offsets, parents, moves, scores, keys = layer_children(self.wells, self.scores, pieces, counts, width, depth)
+        total = len(parents)
         slots = np.arange(total, dtype=np.int64) - np.repeat(offsets, counts)
         alive = np.flatnonzero(parents >= 0)
         # The shard's wells are in rank order, so its children come in the beam's order: the first
