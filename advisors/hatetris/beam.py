@@ -243,10 +243,7 @@ class BeamSearch:
             self.finished = True
             return
         kept = np.argsort(costs, kind="stable")[: self.settings.width]
-        first_node = len(self.parent)
-        nodes = np.arange(first_node, first_node + len(kept), dtype=np.int64)
-        kept_scores = scores[kept]
-        well_hashes = keys[kept] ^ (kept_scores * np.int64(kernel.SCORE_MIX))
+        kept_scores = np.ascontiguousarray(scores[kept])
         kept_parents = np.ascontiguousarray(parents[kept])
         kept_moves = np.ascontiguousarray(moves[kept])
         layer_wells = np.empty((len(kept), self.rules.depth), dtype=np.int64)
@@ -254,20 +251,29 @@ class BeamSearch:
                            layer_wells)
         lines = kept_scores - self.layer_scores[kept_parents]
         kept_cells = self.layer_cells[kept_parents] + 4 - self.rules.width * lines
-        self.cells.extend(kept_cells)
-        self.parent.extend(self.layer_nodes[kept_parents])
-        self.hashes.extend(well_hashes)
-        self.pieces.extend(np.full(len(kept), self.start.pieces + self.depth, dtype=np.int64))
-        self.scores.extend(kept_scores)
-        self.moves.extend(kept_moves)
+        nodes = self.record_layer(self.layer_nodes[kept_parents], keys[kept], kept_scores, kept_cells, kept_moves)
         self.layer_wells = layer_wells
-        self.layer_scores = np.ascontiguousarray(kept_scores)
+        self.layer_scores = kept_scores
         self.layer_cells = kept_cells
         self.layer_nodes = nodes
-        top = int(np.argmax(self.layer_scores))
-        if self.layer_scores[top] >= self.best_score:  # ties: the deeper game
-            self.best_score = int(self.layer_scores[top])
+
+    def record_layer(self, parents: np.ndarray, keys: np.ndarray, scores: np.ndarray, cells: np.ndarray,
+                     moves: np.ndarray) -> np.ndarray:
+        """Add a kept layer, best first, to the history (its wells' parent nodes, dedup keys,
+        scores, cell counts and placements) and the best node; returns the layer's node numbers."""
+        first_node = len(self.parent)
+        nodes = np.arange(first_node, first_node + len(scores), dtype=np.int64)
+        self.parent.extend(parents)
+        self.hashes.extend(keys ^ (scores * np.int64(kernel.SCORE_MIX)))  # the well's own hash
+        self.pieces.extend(np.full(len(scores), self.start.pieces + self.depth, dtype=np.int64))
+        self.scores.extend(scores)
+        self.cells.extend(cells)
+        self.moves.extend(moves)
+        top = int(np.argmax(scores))
+        if scores[top] >= self.best_score:  # ties: the deeper game
+            self.best_score = int(scores[top])
             self.best_node = int(nodes[top])
+        return nodes
 
     def _append(self, parent: int, well_hash: int, pieces: int, score: int, cells: int,
                 move: tuple[int, int, int, int]) -> int:

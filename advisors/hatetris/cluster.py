@@ -228,22 +228,12 @@ class ClusterBeam:
         kept = best_first(candidates, search.settings.width)
         count = len(kept)
         ranks = np.arange(count, dtype=np.int64)
-        nodes = len(search.parent) + ranks
         scores = np.ascontiguousarray(kept["score"])
-        well_hashes = kept["key"] ^ (scores * np.int64(kernel.SCORE_MIX))
         cells = kept["parent_cells"] + 4 - search.rules.width * (scores - kept["parent_score"])
-        pieces = np.full(count, search.start.pieces + search.depth, dtype=np.int64)
-        parents = np.ascontiguousarray(kept["parent_node"])
         moves = np.ascontiguousarray(kept["move"])
-        search.parent.extend(parents)
-        search.hashes.extend(well_hashes)
-        search.pieces.extend(pieces)
-        search.scores.extend(scores)
-        search.cells.extend(cells)
-        search.moves.extend(moves)
-        top = int(np.argmax(scores))
-        if scores[top] >= search.best_score:  # ties: the deeper game
-            search.best_score, search.best_node = int(scores[top]), int(nodes[top])
+        first = len(search.parent)
+        nodes = search.record_layer(np.ascontiguousarray(kept["parent_node"]), kept["key"], scores, cells, moves)
+        parents, well_hashes, pieces = (getattr(search, name).view()[first:] for name in ("parent", "hashes", "pieces"))
         owners = owner_of(well_hashes, shards)
         built = {}
         for maker, actor in enumerate(self._actors):
