@@ -9,8 +9,6 @@ worked out by hand where noted, never from the program's own output.
 from __future__ import annotations
 
 import csv
-import os
-import shutil
 
 import pytest
 from PySide6.QtCore import Qt
@@ -250,34 +248,3 @@ def test_the_run_on_field_is_kept_and_a_wrong_address_is_said_before_anything_ru
     message = again.advisor_panel.search_texts()["message"]
     assert "'head-node'" in message and "ray://HOST:PORT" in message
     assert again.start_search_action.isEnabled() and again.advisor_panel.start_button.isEnabled()
-
-
-def test_a_beam_search_run_on_a_local_ray_cluster_from_the_panel(qtbot, window, record_86, tmp_path, monkeypatch):
-    pytest.importorskip("ray", reason='needs Ray: pip install "kibitz[cluster]"')
-    from advisors import cluster
-    from app.gui.main_window import BEST_MARK
-
-    # Ray's session files (a short path: Ray's sockets) and its token (in ~/.ray) in folders of
-    # the test's own
-    monkeypatch.setenv("KIBITZ_RAY_TEMP_DIR", f"/tmp/kibitz-ray-window-{os.getpid()}")
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("RAY_AUTH_MODE", raising=False)
-    cluster.disconnect()
-    line = GAME.parse_sequence(record_86)
-    window.apply_line(type(line)(line.start, line.moves[:100]))
-    panel = window.advisor_panel
-    panel.set_cluster_address("local")
-    panel.budget_seconds = lambda: 8.0
-    try:
-        assert window.start_search()
-        assert "on the cluster at local" in panel.search_texts()["message"]
-        assert not panel.cluster_field.isEnabled() and panel.stop_button.isEnabled()  # fixed while it runs
-        qtbot.waitUntil(lambda: not window.search_runner.is_running(), timeout=180_000)
-    finally:
-        cluster.disconnect()
-        shutil.rmtree(f"/tmp/kibitz-ray-window-{os.getpid()}", ignore_errors=True)
-    marked = [node for node in window.tree.nodes() if node.label.startswith(BEST_MARK)]
-    assert len(marked) == 1 and marked[0].move_number > 100
-    path = window.tree.path(marked[0])
-    assert tuple(node.move for node in path[1:101]) == line.moves[:100]
-    assert panel.cluster_field.isEnabled() and panel.start_button.isEnabled()
