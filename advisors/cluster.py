@@ -101,6 +101,20 @@ def cluster_cpus(ray) -> int:
     return int(ray.cluster_resources().get("CPU", 0))
 
 
+def join(address: str, workers: int | None = None) -> tuple[Any, int]:
+    """Ray joined to the cluster at ``address`` (see :func:`connect`), and the workers a search
+    takes there: ``workers``, checked against the cluster's CPUs, or all of them when None."""
+    ray = connect(address, cpus=workers)
+    available = cluster_cpus(ray)
+    if workers is None:
+        return ray, available
+    check_workers(workers)
+    if workers > available:
+        raise KibitzInputError(f"--cluster {address}: the search asks for {workers} workers but the cluster has "
+                               f"{available} CPUs; give --workers {available} or fewer")
+    return ray, workers
+
+
 def actor_class(ray, cls: type, concurrency: int = 1):
     """``cls`` as a Ray actor taking one CPU, able to answer ``concurrency`` calls at once (for a
     worker with a long job in one thread and calls about it in others)."""

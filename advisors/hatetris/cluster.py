@@ -176,13 +176,8 @@ class ClusterBeam:
 
     def __init__(self, search: BeamSearch, address: str, shards: int | None = None) -> None:
         self.search = search
-        self._ray = ray = cluster.connect(address, cpus=shards)
-        available = cluster.cluster_cpus(ray)
-        shards = available if shards is None else cluster.check_workers(shards)
-        if shards > available:
-            raise KibitzInputError(f"--cluster {address}: the search asks for {shards} workers but the cluster has "
-                                   f"{available} CPUs; give --workers {available} or fewer")
-        self.shards = shards
+        ray, shards = cluster.join(address, shards)
+        self._ray, self.shards = ray, shards
         rules = search.rules
         settings = search.settings
         actor = cluster.actor_class(ray, BeamShard)

@@ -585,11 +585,7 @@ class _ClusterPool:
     """The workers as actors on a Ray cluster, polled for their messages."""
 
     def __init__(self, address: str, configs: list[dict], folder: Path) -> None:
-        self._ray = cluster.connect(address, cpus=len(configs))
-        available = cluster.cluster_cpus(self._ray)
-        if len(configs) > available:
-            raise KibitzInputError(f"--cluster {address}: the search asks for {len(configs)} workers but the cluster "
-                                   f"has {available} CPUs; give --workers {available} or fewer")
+        self._ray, _ = cluster.join(address, len(configs))
         self._actor = cluster.actor_class(self._ray, ClusterWorker, concurrency=3)  # run, take, stop
         self._configs = configs
         self._folder = folder
@@ -598,6 +594,7 @@ class _ClusterPool:
         self._restarts = dict.fromkeys(range(len(configs)), 0)
         self._lost: dict[int, str] = {}
         self._taking: dict[int, object] = {}  # each worker's take() call not yet answered
+        self._ended: set[int] = set()  # workers whose run() call has returned
         self._draining = False
         self.stopping = False
 
@@ -644,11 +641,12 @@ class _ClusterPool:
                     messages.extend(ray.get(call))
                 except ray.exceptions.RayActorError as error:
                     self._lost[index] = _lost_reason(error)
-        for index, run in list(self._runs.items()):
-            if index in self._lost:
-                continue
-            done, _ = ray.wait([run], timeout=0)
-            if done:
+        running = {run: index for index, run in self._runs.items() if index not in self._lost and index not in self._ended}
+        if running:
+            ended, _ = ray.wait(list(running), num_returns=len(running), timeout=0)
+            for run in ended:
+                index = running[run]
+                self._ended.add(index)
                 try:
                     ray.get(run)
                 except ray.exceptions.RayActorError as error:
@@ -658,14 +656,14 @@ class _ClusterPool:
         return messages
 
     def lost(self, finished: set[int]) -> list[tuple[int, str]]:
-        found = [(index, reason) for index, reason in self._lost.items() if index not in finished]
-        return found
+        return [(index, reason) for index, reason in self._lost.items() if index not in finished]
 
     def restart(self, index: int) -> bool:
         reason = self._lost.pop(index, "")
         self._runs.pop(index, None)
         self._actors.pop(index, None)
         self._taking.pop(index, None)
+        self._ended.discard(index)
         if self.stopping or self._restarts[index] >= MAX_RESTARTS:
             self._lost[index] = reason
             return False

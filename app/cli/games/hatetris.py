@@ -9,6 +9,7 @@ import json
 import time
 from pathlib import Path
 
+from advisors.cluster import MAX_WORKERS as MAX_CLUSTER_WORKERS
 from app.cli import search as search_verb
 from app.cli.games import GamePlug
 from app.cli.inputs import parse_line, read_argument, replay_line
@@ -75,7 +76,7 @@ def add_search_options(group) -> None:
                             "S-reach term, tuned on beams from the empty well (default kibitz)")
     add_mild_option(group)
     group.add_argument("--threads", type=THREADS, help="cores to use, 1 to 256 (default: all)")
-    group.add_argument("--workers", type=whole_number(1, 4096),
+    group.add_argument("--workers", type=whole_number(1, MAX_CLUSTER_WORKERS),
                        help="with --cluster: shards of the beam, one cluster CPU each (default: all the cluster's)")
 
 

@@ -149,7 +149,7 @@ def search(game, args) -> int:
     if address is not None and args.workers is None:
         from advisors import cluster
 
-        args.workers = cluster.cluster_cpus(cluster.connect(address))
+        _, args.workers = cluster.join(address)
     try:
         if args.resume:
             if args.from_file or args.from_move is not None:

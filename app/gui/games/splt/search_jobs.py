@@ -132,7 +132,7 @@ class ParanoidPlayJob:
                 raise KibitzInputError(f"cannot search from move {self.from_move}: the line has {moves} moves")
         workers = self.workers
         if self.cluster is not None and workers is None and not self.resuming:
-            workers = cluster.cluster_cpus(cluster.connect(self.cluster))  # one worker per cluster CPU
+            _, workers = cluster.join(self.cluster)  # one worker per cluster CPU
         try:
             if self.resuming:
                 return ParallelSearch.resume(folder, workers=workers)
