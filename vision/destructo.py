@@ -72,7 +72,7 @@ from engines.errors import NotationError
 from vision import grid
 from vision.colour import components, lab_image, shrink_by
 from vision.images import as_bgr, board_image
-from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
+from vision.reading import DOUBTFUL_BELOW, CellGrid, NoBoardFound, Reading
 
 GAME = "destructo"
 
@@ -888,6 +888,8 @@ def _read_board(bgr: np.ndarray, previous: Any) -> Reading:
         "cell_px": {"left": round(lattice.left + left * lattice.pitch_x, 1),
                     "top": round(lattice.top + top * lattice.pitch_y, 1),
                     "pitch_x": round(lattice.pitch_x, 2), "pitch_y": round(lattice.pitch_y, 2)},
+        "cell_grid": CellGrid(lattice.left + left * lattice.pitch_x, lattice.top + top * lattice.pitch_y,
+                              lattice.pitch_x, lattice.pitch_y, rows, columns, (bgr.shape[1], bgr.shape[0])).to_json(),
         "selected": [[r, c] for r, c in selected],
         "power_ups": [{"cell": [r, c], "power": b.power, "carrier": b.colour} for r, row in enumerate(board)
                       for c, b in enumerate(row) if b is not None and b.power is not None],

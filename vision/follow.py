@@ -830,6 +830,8 @@ class Follower:
         self._settled: tuple[np.ndarray, dict[str, Any]] | None = None
         #: the images seen since, while the board moved
         self._moving: list[np.ndarray] = []
+        #: the last reading the follower's state was explained by (where the board is on screen)
+        self.reading: Any = None
 
     def reset(self, state: Any) -> None:
         self.state = state
@@ -837,6 +839,24 @@ class Follower:
         self._motion_reads = 0
         self._settled = None
         self._moving = []
+        self.reading = None
+
+    def changed_outside(self, image: np.ndarray, covered: np.ndarray) -> bool:
+        """Whether ``image`` differs from the one the follower's state was last read from, apart
+        from its ``covered`` pixels (a bool mask of the image's size: where something of ours,
+        the advice overlay, lies over the game). True when there is nothing to compare with."""
+        if self._settled is None or covered.shape != image.shape[:2]:
+            return True
+        reference = _thumbnail(self._settled[0]) if self._settled[0].shape == image.shape else None
+        if reference is None:
+            return True
+        # a thumbnail pixel any covered pixel falls in is left out
+        hidden = cv2.resize(covered.astype(np.float32), (128, 128), interpolation=cv2.INTER_AREA) > 0
+        open_pixels = ~hidden
+        if not open_pixels.any():
+            return False
+        changed = np.abs(_thumbnail(image) - reference) > CHANGED_PIXEL
+        return float(changed[open_pixels].mean()) > CHANGED_SHARE
 
     def feed(self, image: np.ndarray) -> Unchanged | Settling | Played | Unexplained | NoBoard:
         frame = _thumbnail(image)
@@ -887,6 +907,7 @@ class Follower:
             return Unexplained(reading, "no legal move of this position leads to the board read")
         settled, moving, before = self._settled, self._moving, self.state
         self._settled, self._moving = (image, reading.diagnostics), []
+        self.reading = reading
         if not found.moves:
             return Unchanged()
         self.state = found.state

@@ -69,7 +69,7 @@ import numpy as np
 from vision.colour import components, lab_image, rgb_of_hex, rgb_of_lab, shrink_by, srgb_to_lab
 from vision.grid import banded_grid
 from vision.images import board_image
-from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
+from vision.reading import DOUBTFUL_BELOW, CellGrid, NoBoardFound, Reading
 
 GAME = "2048"
 SIZE = 4
@@ -1032,7 +1032,10 @@ def read(image: np.ndarray, previous: Any = None) -> Reading:
     confidence = np.array([reading.confidence for reading in readings], dtype=np.float64).reshape(SIZE, SIZE)
 
     diagnostics: dict[str, Any] = {**board.to_json(), "overlay": overlay,
-                                   "overlay_alpha": round(alpha, 3) if overlay else 0.0}
+                                   "overlay_alpha": round(alpha, 3) if overlay else 0.0,
+                                   "cell_grid": CellGrid(board.left, board.top, board.pitch_x, board.pitch_y, SIZE,
+                                                         SIZE, (image.shape[1], image.shape[0]), board.gap_x,
+                                                         board.gap_y).to_json()}
     covered = [f"{index // SIZE},{index % SIZE}" for index, reading in enumerate(readings) if reading.covered]
     if covered:
         diagnostics["covered"] = {cell: readings[int(cell[0]) * SIZE + int(cell[2])].covered for cell in covered}

@@ -60,7 +60,7 @@ from engines.hatetris.state import BAR, DEFAULT_RULES, State
 from vision.colour import components, label_table, labels, shrink_to, srgb_to_lab
 from vision.grid import even_lines, run_centres
 from vision.images import board_image
-from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
+from vision.reading import DOUBTFUL_BELOW, CellGrid, NoBoardFound, Reading
 
 GAME = "hatetris"
 COLUMNS, ROWS = DEFAULT_RULES.width, DEFAULT_RULES.depth
@@ -765,7 +765,10 @@ def read(image: np.ndarray, previous: Any = None) -> Reading:
         geometry, votes, bar = find_well(working)
     classes = votes.classes.copy()
     confidence = votes.confidence.copy()
-    diagnostics: dict[str, Any] = {"well": geometry.scaled(factor), "bar_seen": round(float(bar), 2)}
+    diagnostics: dict[str, Any] = {
+        "well": geometry.scaled(factor), "bar_seen": round(float(bar), 2),
+        "cell_grid": CellGrid(geometry.left / factor, geometry.top / factor, geometry.pitch_x / factor,
+                              geometry.pitch_y / factor, ROWS, COLUMNS, (bgr.shape[1], bgr.shape[0])).to_json()}
 
     try:
         piece = live_piece(classes)

@@ -97,7 +97,7 @@ from engines.splt.state import HEIGHT, WIDTH, Box, State
 from vision.colour import components, shrink_by
 from vision.grid import autocorrelation
 from vision.images import board_image
-from vision.reading import NoBoardFound, Reading
+from vision.reading import CellGrid, NoBoardFound, Reading
 
 GAME = "splt"
 
@@ -594,6 +594,12 @@ class BoardImage:
         return {"left": round(x0 + (geometry.left + 0.5) / sx - 0.5, 1),
                 "top": round(y0 + (geometry.top + 0.5) / sy - 0.5, 1),
                 "cell": round(geometry.cell * 2 / (sx + sy), 2)}
+
+
+def _cell_grid(board_px: dict[str, float], shape: tuple[int, ...]) -> dict[str, Any]:
+    """The reading's cell grid (``vision.reading.CellGrid``) from the board's caller pixels."""
+    return CellGrid(board_px["left"], board_px["top"], board_px["cell"], board_px["cell"], HEIGHT, WIDTH,
+                    (shape[1], shape[0])).to_json()
 
 
 def _halved_brightest(image: np.ndarray) -> np.ndarray:
@@ -2489,6 +2495,7 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
     cells_json = {"boxes": boxes, "voids": voids, "splits": splits, "score": score}
     diagnostics: dict[str, Any] = {
         "board_px": board.in_caller_pixels(geometry),
+        "cell_grid": _cell_grid(board.in_caller_pixels(geometry), bgr.shape),
         "grid_coherence": round(found.coherence, 3),
         "score": header.score, "score_confidence": round(header.score_confidence, 3),
         "splits": header.splits, "splits_confidence": round(header.splits_confidence, 3),

@@ -43,7 +43,7 @@ from vision import colour as colour_model
 from vision import grid as grid_finder
 from vision.colour import components, delta_e, lab_image, lab_of_hex
 from vision.images import board_image
-from vision.reading import DOUBTFUL_BELOW, NoBoardFound, Reading
+from vision.reading import DOUBTFUL_BELOW, CellGrid, NoBoardFound, Reading
 
 #: The game's colours sampled from a real screenshot (spec 5 and the transcription); the names are
 #: the ones ``cells``' diagnostics use. Tray pieces are drawn a little darker than board cells.
@@ -174,6 +174,8 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
 
     diagnostics: dict[str, Any] = {
         "board_px": found.to_json(),
+        "cell_grid": CellGrid(found.left, found.top, found.pitch, found.pitch, SIZE, SIZE,
+                              (image.shape[1], image.shape[0])).to_json(),
         "colours": colours,
         "empty_lab": [round(float(x), 1) for x in empty_lab],
         "tray": [{**slot, "box_px": region.to_image(slot["box_px"])} if "box_px" in slot else slot

@@ -21,6 +21,7 @@ from __future__ import annotations
 import concurrent.futures
 import dataclasses
 import functools
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,37 @@ SELECTION_COLOR = QColor(64, 170, 255)
 DIM_COLOR = QColor(0, 0, 0, 150)
 GOOD_COLOR = QColor(80, 200, 120)
 DOUBT_COLOR = QColor(240, 170, 40)
+
+
+#: After the advice overlay hides, follow mode waits this long before it reads the region again:
+#: the overlay's marks may still be on screen until the windows under it have been redrawn.
+UNCOVER_SECONDS = 0.15
+
+
+# -- what follow mode knows of the real game ------------------------------------------------------
+SHOWN = "shown"  # the screen shows ``state`` (the window's tree has it), read as ``reading``
+CHANGING = "changing"  # the region is changing (a move being made, an animation)
+UNEXPLAINED = "unexplained"  # the board read is not a position the tree can reach
+NO_BOARD = "no board"  # no board in the region
+STOPPED = "stopped"  # follow mode is off
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class ScreenStatus:
+    """What follow mode knows of the real game now (see the kinds above); ``reason`` in words."""
+
+    kind: str
+    state: Any = None
+    reading: Any = None
+    reason: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class _Covered:
+    """A follow tick while the advice overlay lay over the region: whether anything outside its
+    marks changed since the last reading."""
+
+    changed: bool
 
 
 # -- images --------------------------------------------------------------------------------------
@@ -395,6 +427,7 @@ class CaptureController(QObject):
     """
 
     following_changed = Signal(bool)
+    screen_status = Signal(object)  # a ScreenStatus, from follow mode
 
     def __init__(self, window: Any, settings: QSettings) -> None:
         super().__init__(window)
@@ -434,6 +467,10 @@ class CaptureController(QObject):
         self._follow_token = 0
         self._follow_busy = False
         self._adopting = False  # loading a position of our own: keep following from it
+        # the advice overlay's marks over the region (bool, region pixels) while it shows, and
+        # when follow mode may read the region again after it hid
+        self._covered: np.ndarray | None = None
+        self._uncovered_at = 0.0
         self.last_event: Any = None
         self.follow_timer = QTimer(self)
         self.follow_timer.setInterval(FOLLOW_MILLISECONDS)
@@ -713,6 +750,20 @@ class CaptureController(QObject):
         if reason:
             self._say(reason)
         self.following_changed.emit(False)
+        self.screen_status.emit(ScreenStatus(STOPPED, reason=reason or "follow mode is off"))
+
+    @property
+    def follow_region(self) -> Region | None:
+        """The region follow mode watches (None when it does not follow)."""
+        return self._follow_region if self.is_following() else None
+
+    def cover(self, covered: np.ndarray | None) -> None:
+        """The advice overlay lies over the region with marks on ``covered`` (bool, the region's
+        pixels): follow mode then only watches the rest for a change, and reads nothing until
+        the overlay has gone. None: the overlay has hidden (reads start again shortly)."""
+        if covered is None and self._covered is not None:
+            self._uncovered_at = time.monotonic() + UNCOVER_SECONDS
+        self._covered = covered
 
     def analysis_shown(self) -> None:
         """The window shows another analysis: a position loaded by the capture keeps following
@@ -731,19 +782,27 @@ class CaptureController(QObject):
         if self.window.analysis is not self._follow_analysis:
             self.stop_following("Stopped following: another game or analysis is shown")
             return
+        covered = self._covered
+        if covered is None and time.monotonic() < self._uncovered_at:
+            return  # the overlay has just hidden: its marks may still be on screen
         state = self.window.state
         if state != self._follower.state:  # the user moved in Kibitz
             self._follower.reset(state)
         self._follow_busy = True
-        self._pool.submit(self._follow_job, self._follower, self._follow_region, state, self._follow_token)
+        self._pool.submit(self._follow_job, self._follower, self._follow_region, state, self._follow_token, covered)
 
-    def _follow_job(self, follower: Any, region: Region, state: Any, token: int) -> None:
-        """Runs in the worker: grab the region and feed it to the follower."""
+    def _follow_job(self, follower: Any, region: Region, state: Any, token: int,
+                    covered: np.ndarray | None = None) -> None:
+        """Runs in the worker: grab the region and feed it to the follower (while the overlay
+        covers part of it, only look for a change outside its marks)."""
         event: Any
         image = None
         try:
             image = screen_capture.grab(region)
-            event = follower.feed(image)
+            if covered is not None and covered.shape == image.shape[:2]:
+                event = _Covered(follower.changed_outside(image, covered))
+            else:
+                event = follower.feed(image)
         except Exception as error:  # noqa: BLE001 - reported in the window
             event = error
         try:
@@ -757,6 +816,10 @@ class CaptureController(QObject):
         import vision.follow as follow
 
         self._follow_busy = False
+        if isinstance(event, _Covered):
+            if event.changed:
+                self.screen_status.emit(ScreenStatus(CHANGING, reason="the board is changing"))
+            return
         self.last_event = event
         if isinstance(event, CaptureUnavailable):
             self.stop_following()
@@ -768,16 +831,27 @@ class CaptureController(QObject):
         elif isinstance(event, follow.Played):
             self._clear_note()
             self._play_followed(event, state)
+            self._report_shown()
         elif isinstance(event, follow.Unexplained):
             self._show_indicator("Following · not explained", DOUBT_COLOR, event.reason)
             self._say(f"Follow: the board read is not explained by a legal move ({event.reason}); the tree is unchanged")
             self._show_note(event, image)
+            self.screen_status.emit(ScreenStatus(UNEXPLAINED, reading=event.reading, reason=event.reason))
         elif isinstance(event, follow.NoBoard):
             self._show_indicator("Following · no board", DOUBT_COLOR, event.reason)
             self._say(f"Follow: no board in the region ({event.reason})")
+            self.screen_status.emit(ScreenStatus(NO_BOARD, reason=event.reason))
         elif isinstance(event, follow.Settling):
             self._show_indicator("Following · moving…", GOOD_COLOR, "The board is changing; read once it is still")
-        # Unchanged: nothing new, what the indicator says still holds
+            self.screen_status.emit(ScreenStatus(CHANGING, reason="the board is changing"))
+        else:  # Unchanged: nothing new, what the indicator says still holds
+            self._report_shown()
+
+    def _report_shown(self) -> None:
+        """Say where the screen stands, when the follower has read it."""
+        follower = self._follower
+        if follower is not None and follower.reading is not None:
+            self.screen_status.emit(ScreenStatus(SHOWN, follower.state, follower.reading))
 
     def _play_followed(self, event: Any, state: Any) -> None:
         if self.window.analysis is not self._follow_analysis or self.window.state != state:

@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 
 from app.gui.advisor_panel import AdvisorPanel, ElidedLabel
 from app.gui.board_view import BoardView, PreparingBoard
+from app.gui.advice_overlay import OPACITIES, OverlayController
 from app.gui.capture import CaptureController
 from app.gui.games import GameUi, ui_for
 from app.gui.preparation import KernelPreparation
@@ -196,6 +197,7 @@ class MainWindow(QMainWindow):
         self.search_runner.failed.connect(self._search_failed)
         # screen capture, reading and follow mode (it must exist before an analysis is shown)
         self.capture = CaptureController(self, self._settings)
+        self.advice_overlay = OverlayController(self, self.capture, self._settings)
 
         self._create_actions()
         self._create_menus()
@@ -279,7 +281,8 @@ class MainWindow(QMainWindow):
             self.end_action, self.promote_action, self.delete_action, self.play_best_action,
             *self.play_candidate_actions, self.copy_action, self.paste_action, self.edit_board_action,
             self.start_search_action, self.stop_search_action, self.continue_search_action, self.capture_action,
-            self.recapture_action, self.follow_action, self.open_image_action, self.paste_image_action,
+            self.recapture_action, self.follow_action, self.overlay_action, self.open_image_action,
+            self.paste_image_action,
         ]
 
     def is_preparing(self) -> bool:
@@ -370,6 +373,19 @@ class MainWindow(QMainWindow):
         self.follow_action = a("&Follow the game", ["Ctrl+Shift+F"], lambda: capture.set_following(self.follow_action.isChecked()), "Watch the captured region and play the moves made in the real game")
         self.follow_action.setCheckable(True)
         capture.following_changed.connect(self.follow_action.setChecked)
+        overlay = self.advice_overlay
+        self.overlay_action = a("Show advice on the &game", ["Ctrl+Shift+A"], lambda: overlay.set_enabled(self.overlay_action.isChecked()), "Draw the best move over the real game, in the captured region (follows the game; clicks and keys pass through to it)")
+        self.overlay_action.setCheckable(True)
+        overlay.enabled_changed.connect(self.overlay_action.setChecked)
+        self.overlay_opacity_actions = []
+        opacity_group = QActionGroup(self)
+        for value in OPACITIES:
+            action = QAction(f"{value:.0%}", self)
+            action.setCheckable(True)
+            action.setChecked(abs(value - overlay.opacity) < 0.01)
+            action.triggered.connect(functools.partial(overlay.set_opacity, value))
+            opacity_group.addAction(action)
+            self.overlay_opacity_actions.append(action)
         self.open_image_action = a("Open &screenshot file…", ["Ctrl+Shift+O"], capture.open_image_file, "Read the board from a screenshot file")
         self.paste_image_action = a("Paste &image", ["Ctrl+Shift+V"], capture.paste_image, "Read the board from the image in the clipboard")
         self.shortcuts_action = a("&Keyboard shortcuts", ["?", "F1"], self.show_shortcuts, "Show every keyboard shortcut")
@@ -391,9 +407,12 @@ class MainWindow(QMainWindow):
                        self.play_best_action):
             menu.addSeparator() if action is None else menu.addAction(action)
         menu = self.menuBar().addMenu("&Capture")
-        for action in (self.capture_action, self.recapture_action, self.follow_action, None,
+        for action in (self.capture_action, self.recapture_action, self.follow_action, self.overlay_action, None,
                        self.open_image_action, self.paste_image_action):
             menu.addSeparator() if action is None else menu.addAction(action)
+        opacity_menu = menu.addMenu("Advice overlay &opacity")
+        for action in self.overlay_opacity_actions:
+            opacity_menu.addAction(action)
         menu = self.menuBar().addMenu("&Search")
         for action in (self.start_search_action, self.stop_search_action, self.continue_search_action):
             menu.addAction(action)
@@ -456,6 +475,7 @@ class MainWindow(QMainWindow):
         self.advisor_panel.candidate_played.connect(self.play)
         self.advisor_panel.candidate_hovered.connect(lambda move: self.board.preview_move(move))
         self.advisor_panel.candidates_shown.connect(lambda candidates: self.board.show_advice(candidates))
+        self.advisor_panel.candidates_shown.connect(self.advice_overlay.candidates_shown)
         self.advisor_panel.candidates_shown.connect(lambda _candidates: self._make_room_for_columns())
         self.advisor_panel.candidates_shown.connect(self._update_candidate_actions)
         self.advisor_panel.start_requested.connect(self.start_search)
@@ -1328,6 +1348,7 @@ class MainWindow(QMainWindow):
     # -- closing --------------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt name)
         self.preparation.stop()
+        self.advice_overlay.set_enabled(False)
         self.capture.stop_following()
         if self.search_runner.is_running():
             self.search_runner.stop()

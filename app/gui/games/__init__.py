@@ -58,6 +58,9 @@ class GameUi:
       text of the panel's Move column (default: the move's text), ``candidate_color(candidate)``
       the (r, g, b) colour cue of a row, the same as the board's (None: no cue), and
       ``move_noun`` what the game calls a move ("split");
+    - ``overlay_marks(game, state, candidates)``: what the advice overlay draws over the real
+      game for a position and its candidates (``app.gui.overlay_marks``), in the game's cells
+      (None: the game has no overlay);
     - ``rollout_text(state)``: a slow-ish extra line for the advisor summary ("greedy from here:
       534 splits"), run off the GUI thread (None: nothing);
     - ``make_board_editor(game, state, parent)``: a dialog to set up a position by hand;
@@ -88,6 +91,7 @@ class GameUi:
     board_help: tuple[tuple[str, str], ...] = ()
     rank_off_thread: bool = False
     pasted_outcome: Callable[[Game, Any, str], Any] | None = None
+    overlay_marks: Callable[[Game, Any, Any], tuple[Any, ...]] | None = None
 
 
 def ui_for(short_name: str) -> GameUi:

@@ -6,7 +6,7 @@ ranked clicks."""
 from __future__ import annotations
 
 from app.gui.games import GameUi
-from app.gui.games.destructo import advice
+from app.gui.games.destructo import advice, overlay
 from app.gui.games.destructo.board import KEY_HELP, MOUSE_HELP, DestructoBoard
 from app.gui.games.destructo.outcomes import pasted_outcome
 from app.gui.games.destructo.text import describe, summarize_turn
@@ -26,6 +26,7 @@ UI = GameUi(
     board_help=MOUSE_HELP + KEY_HELP,
     rank_off_thread=True,
     pasted_outcome=pasted_outcome,
+    overlay_marks=overlay.overlay_marks,
 )
 
 __all__ = ["UI", "DestructoBoard"]

@@ -4,7 +4,7 @@ empty cells, the status-bar words, and the expectimax advisor's ranked slides.""
 from __future__ import annotations
 
 from app.gui.games import GameUi
-from app.gui.games.g2048 import advice
+from app.gui.games.g2048 import advice, overlay
 from app.gui.games.g2048.board import KEY_HELP, MOUSE_HELP, G2048Board
 from app.gui.games.g2048.text import describe, summarize_turn
 
@@ -21,6 +21,7 @@ UI = GameUi(
     move_noun="slide",
     board_help=MOUSE_HELP + KEY_HELP,
     rank_off_thread=True,
+    overlay_marks=overlay.overlay_marks,
 )
 
 __all__ = ["UI", "G2048Board"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from advisors.hatetris import heuristic
 from app.gui.games import GameUi
-from app.gui.games.hatetris import advice
+from app.gui.games.hatetris import advice, overlay
 from app.gui.games.hatetris.board import KEY_HELP, MOUSE_HELP, HatetrisBoard
 from app.gui.games.hatetris.search_jobs import SEARCH_JOBS
 from app.gui.games.hatetris.text import describe, summarize_turn
@@ -23,6 +23,7 @@ UI = GameUi(
     move_noun="placement",
     search_jobs=SEARCH_JOBS,
     board_help=MOUSE_HELP + KEY_HELP,
+    overlay_marks=overlay.overlay_marks,
 )
 
 __all__ = ["UI", "HatetrisBoard"]

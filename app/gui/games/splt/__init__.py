@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from advisors.splt import heuristic
 from app.gui.games import GameUi
-from app.gui.games.splt import advice
+from app.gui.games.splt import advice, overlay
 from app.gui.games.splt.board import SpltBoard
 from app.gui.games.splt.board_editor import SpltBoardEditor
 from app.gui.games.splt.search_jobs import SEARCH_JOBS
@@ -29,6 +29,7 @@ UI = GameUi(
         ("Click a box", "split it"),
         ("Hover a box", "preview the split and the cluster it makes"),
     ),
+    overlay_marks=overlay.overlay_marks,
 )
 
 __all__ = ["UI", "SpltBoard"]

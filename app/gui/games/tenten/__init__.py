@@ -4,7 +4,7 @@ pieces, the status-bar words, and the planner's ranked first placements."""
 from __future__ import annotations
 
 from app.gui.games import GameUi
-from app.gui.games.tenten import advice
+from app.gui.games.tenten import advice, overlay
 from app.gui.games.tenten.board import KEY_HELP, MOUSE_HELP, TenTenBoard
 from app.gui.games.tenten.text import describe, summarize_turn
 
@@ -22,6 +22,7 @@ UI = GameUi(
     move_noun="placement",
     board_help=MOUSE_HELP + KEY_HELP,
     rank_off_thread=True,
+    overlay_marks=overlay.overlay_marks,
 )
 
 __all__ = ["UI", "TenTenBoard"]
