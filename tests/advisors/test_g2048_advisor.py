@@ -282,3 +282,14 @@ def test_short_seeded_game_is_reproducible_and_sound():
     assert first.max_tile >= 256
     totals = summary([first, again])
     assert totals["games"] == 2 and totals["reached_percent"]["2048"] == 0.0
+
+
+def test_spread_writes_a_line_down_a_column():
+    # Every 16-bit line: nibble i goes to bits 16 i (the quick bit-deposit path where the
+    # processor has one, else shifts), against the nibbles placed one by one in Python.
+    spread = np.vectorize(lambda line: int(kernel._spread(np.uint64(line))), otypes=[np.uint64])
+    lines = np.arange(65536, dtype=np.uint64)
+    expected = np.zeros(65536, np.uint64)
+    for i in range(4):
+        expected |= ((lines >> np.uint64(4 * i)) & np.uint64(0xF)) << np.uint64(16 * i)
+    assert np.array_equal(spread(lines), expected)
