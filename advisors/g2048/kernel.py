@@ -10,9 +10,12 @@ Each root slide's subtree is searched by one thread, in a table of that thread's
 are salted with a number of its own, so it sees a table of its own, as each of nneonneo's top-level
 moves does: no slide's values depend on another's search, nor on the threads. Most of the work is
 at the horizon: :func:`horizon_chance` scores a node whose spawns all lie there by re-sliding only
-the line each spawn changes. An entry is 16 bytes: the value with the depth in its lowest 8 bits
-(2^-44 of the value), and a check word, the key XOR the first. The key is the board XOR a salt
-drawn for each root slide of each decision, so the table is never cleared. The table is far larger
+the line each spawn changes. A slot is 32 bytes. Its entry: the value with the depth in its lowest
+8 bits (2^-44 of the value), and a check word, the key XOR the first. The key is the board XOR a
+salt drawn for each root slide of each decision, so the table is never cleared. Beside the entry,
+in the same cache line, the last horizon value computed for a board of that slot: a horizon node's
+value depends on its board alone, so it is reused by any root slide and any later decision that
+meets the board at the horizon (a quarter of a decision's horizon nodes are met more than once). The table is far larger
 than the processor's caches, so the slots a node will ask for are prefetched a step ahead: the next
 spawn's replies, and the first spawn's replies of each reply that will be searched deeper.
 """
@@ -131,6 +134,25 @@ def _store(table, index, key, depth_left, value):
     entry = (bits_from_float(value) & ~DEPTH_BITS) | np.uint64(depth_left)
     table[index, 1] = entry
     table[index, 0] = key ^ entry
+
+
+@kernel
+def _recall_horizon(table, index, board):
+    """(known, value) of the horizon value kept at ``index`` beside the entry: a horizon node's
+    value is its board's alone (not its depth's, nor its root slide's), so it serves any search
+    that meets that board at the horizon again, in any root slide or decision. Words 2 and 3: the
+    board XOR the value's bits, and those bits."""
+    bits = table[index, 3]
+    if table[index, 2] ^ bits != board:
+        return False, 0.0
+    return True, float_from_bits(bits)
+
+
+@kernel
+def _remember_horizon(table, index, board, value):
+    bits = bits_from_float(value)
+    table[index, 3] = bits
+    table[index, 2] = board ^ bits
 
 
 @kernel
@@ -325,9 +347,15 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
                 if hit:
                     hits += 1
                 elif child_depth <= 1 or child_probability * 0.9 < threshold * empty_count(after):
+                    # Counted as searched even when remembered, so the count is the search's own,
+                    # whatever the slot held.
                     evaluations += 8 * empty_count(after)
-                    value = horizon_chance(after, left, right, heuristic, slid, slid_values)
-                    _store(table, _table_index(after, shift), after ^ salt, child_depth, value)
+                    index = _table_index(after, shift)
+                    known, value = _recall_horizon(table, index, after)
+                    if not known:
+                        value = horizon_chance(after, left, right, heuristic, slid, slid_values)
+                        _remember_horizon(table, index, after, value)
+                    _store(table, index, after ^ salt, child_depth, value)
                 else:
                     deeper = after
                     break

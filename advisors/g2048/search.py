@@ -87,6 +87,19 @@ MAX_SPAWNS = 4 * 15 * 2
 MAX_ITEMS = 4 * MAX_SPAWNS
 
 
+SLOT_BYTES = 32
+CACHE_LINE = 64
+
+
+def new_table(bits: int) -> np.ndarray:
+    """A transposition table of 2^``bits`` slots of four words, zeroed, starting on a cache line so
+    that no slot straddles two: the entry and the horizon value beside it arrive in one load."""
+    words = (1 << bits) * SLOT_BYTES // 8
+    raw = np.zeros(words + CACHE_LINE // 8, np.uint64)
+    skip = (-raw.ctypes.data % CACHE_LINE) // 8
+    return raw[skip:skip + words].reshape(1 << bits, SLOT_BYTES // 8)
+
+
 class Expectimax:
     """nneonneo's expectimax. The root slides are shared out among ``threads`` workers (the kernel
     releases the GIL), which take them one at a time, largest first, each with a transposition
@@ -100,9 +113,9 @@ class Expectimax:
         limits.check_int(table_bits, "the table size (bits)", 1, 40)
         if not 0 < threshold <= 1:
             raise NotationError(f"the probability threshold is {threshold!r}; it must be above 0 and at most 1")
-        # A transposition table per thread: two 64-bit words a slot.
+        # A transposition table per thread: four 64-bit words a slot (an entry and a horizon value).
         limits.check_memory(f"{min(threads, 4)} transposition tables of 2^{table_bits} slots",
-                            16 * min(threads, 4) << table_bits, field="the table size")
+                            SLOT_BYTES * min(threads, 4) << table_bits, field="the table size")
         self.weights = weights
         self.threshold = threshold
         self.threads = threads
@@ -111,7 +124,7 @@ class Expectimax:
         # The row table's float32 values widened once: the kernels sum them in float64, and a
         # float64 table spares a conversion per lookup (the same values, to the last bit).
         self._heuristic = heuristic.row_table(weights.as_array()).astype(np.float64)
-        self._tables = [np.zeros((1 << table_bits, 2), np.uint64) for _ in range(workers)]
+        self._tables = [new_table(table_bits) for _ in range(workers)]
         self._shift = np.uint64(64 - table_bits)
         self._counters = [np.zeros(2, np.int64) for _ in range(workers)]
         self._items = np.zeros(MAX_ITEMS, np.uint64)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from advisors.g2048 import Budget, Expectimax, heuristic, kernel
+from advisors.g2048 import Budget, Expectimax, heuristic, kernel, search
 from advisors.g2048.selfplay import play_game, summary
 from engines.g2048 import State, reference
 from engines.g2048 import kernel as engine_kernel
@@ -224,6 +224,35 @@ def test_table_entries_need_their_key_depth_and_both_words():
     table[3, 1] = table[5, 1]
     assert not kernel._probe(table, 3, first, 4)[0]
     assert not kernel._probe(table, 3, second, 2)[0]
+
+
+def test_horizon_values_are_kept_beside_the_entry_by_board_alone():
+    table = search.new_table(3)
+    assert table.ctypes.data % search.CACHE_LINE == 0 and table.shape == (8, 4)
+    board, other = np.uint64(0x0000_1200_0031_0002), np.uint64(0x0000_1200_0031_0003)
+    assert not kernel._recall_horizon(table, 6, board)[0]      # a zeroed slot knows no board
+    kernel._remember_horizon(table, 6, board, 1_475_605.6015625)
+    kernel._store(table, 6, board ^ np.uint64(0x5A17), 3, 2_000_000.5)   # the entry beside it
+    assert kernel._recall_horizon(table, 6, board) == (True, 1_475_605.6015625)   # every bit
+    assert not kernel._recall_horizon(table, 6, other)[0]
+    assert kernel._probe(table, 6, board ^ np.uint64(0x5A17), 3)[0]
+
+
+def test_remembered_horizon_values_change_no_value():
+    # An advisor keeps horizon values from decision to decision (all root slides' and depths'):
+    # searched again after another position, a position gets the values of the plain search with
+    # nneonneo's table rule, each root slide with a table started afresh, to 1e-12 as above.
+    rows = [[2, 4, 0, 16], [2, 2, 4, 16], [16, 16, 2, 0], [8, 4, 8, 0]]
+    state, other = State.from_rows(rows), State.from_rows([[2, 2, 4, 4], [2, 2, 4, 4], [8, 8, 0, 0], [0, 0, 0, 0]])
+    expected = [None if after == state.exponents else _chance_with_table(after, 4, 1.0, 5e-3, {}) + 1e-6
+                for after in (reference.slide(state.exponents, d)[0] for d in range(4))]
+    advisor = Expectimax(threads=1, threshold=5e-3, table_bits=10)
+    for position in (state, other, state, state):
+        values = advisor.evaluate(position, Budget(depth=4)).values
+    for got, want in zip(values, expected):
+        assert (got is None) == (want is None)
+        if want is not None:
+            assert got == pytest.approx(want, rel=1e-12)
 
 
 def test_two_threads_search_what_one_thread_does():
