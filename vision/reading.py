@@ -75,7 +75,7 @@ class CellGrid:
                        int(value["rows"]), int(value["columns"]),
                        (int(value["image_size"][0]), int(value["image_size"][1])),
                        float(value.get("gap_x", 0.0)), float(value.get("gap_y", 0.0)))
-        except (KeyError, IndexError, TypeError, ValueError):
+        except (KeyError, IndexError, TypeError, ValueError, OverflowError):
             return None
         numbers = (grid.left, grid.top, grid.pitch_x, grid.pitch_y, grid.gap_x, grid.gap_y)
         if not all(np.isfinite(numbers)) or grid.pitch_x <= 0 or grid.pitch_y <= 0 or grid.rows < 1 \

@@ -120,9 +120,15 @@ class AdviceOverlay(QWidget):
     """The click-through window over the captured region (see the module's docstring)."""
 
     def __init__(self) -> None:
-        super().__init__(None, Qt.WindowType.Tool | Qt.WindowType.FramelessWindowHint
-                         | Qt.WindowType.WindowStaysOnTopHint | Qt.WindowType.WindowTransparentForInput
-                         | Qt.WindowType.WindowDoesNotAcceptFocus | Qt.WindowType.NoDropShadowWindowHint)
+        flags = (Qt.WindowType.Tool | Qt.WindowType.FramelessWindowHint | Qt.WindowType.WindowStaysOnTopHint
+                 | Qt.WindowType.WindowTransparentForInput | Qt.WindowType.WindowDoesNotAcceptFocus
+                 | Qt.WindowType.NoDropShadowWindowHint)
+        if QGuiApplication.platformName().lower() == "xcb":
+            # an X11 window manager wraps a managed window in a frame of its own, and the frame takes
+            # the clicks the window lets through; an unmanaged window has no frame (and is raised
+            # by us, see OverlayController.update)
+            flags |= Qt.WindowType.X11BypassWindowManagerHint
+        super().__init__(None, flags)
         self.setObjectName("adviceOverlay")
         self.setWindowTitle("Kibitz advice")
         self.setAttribute(Qt.WidgetAttribute.WA_TranslucentBackground, True)
@@ -321,7 +327,10 @@ class OverlayController(QObject):
         key = (window_state, self._candidates, status.reading)
         if self._drawn is not None and self._drawn[0] == key[0] and self._drawn[1] is key[1] \
                 and self._drawn[2] is key[2] and self.overlay.isVisible():
-            return  # drawn already (follow mode reports the same reading ten times a second)
+            # drawn already (follow mode says so ten times a second); kept above the game, whose
+            # window comes to the top when the player clicks it
+            self.overlay.raise_()
+            return
         remembered = self.capture.remembered_region()
         region = self.capture.follow_region
         if remembered is None or region is None:

@@ -851,6 +851,8 @@ class CaptureController(QObject):
         """Say where the screen stands, when the follower has read it."""
         follower = self._follower
         if follower is not None and follower.reading is not None:
+            if "moving" in self.indicator.text():  # read still since: the board is not changing now
+                self._show_indicator("Following", GOOD_COLOR, "Kibitz plays the moves read off the real game")
             self.screen_status.emit(ScreenStatus(SHOWN, follower.state, follower.reading))
 
     def _play_followed(self, event: Any, state: Any) -> None:

@@ -242,11 +242,12 @@ class MarkPainter:
         board = QRectF(left, top, width, height)
         box.moveLeft(min(max(box.left(), board.left()), board.right() - box.width()))
         box.moveTop(min(max(box.top(), board.top()), board.bottom() - box.height()))
-        painter.setPen(QPen(halo, max(1.5, self.stroke * 0.6)))
-        painter.setBrush(colour)
+        # the words in the arrow's colour on its halo's shade: the label never reads as more arrow
+        painter.setPen(QPen(colour, max(1.5, self.stroke * 0.5)))
+        painter.setBrush(halo)
         painter.drawRoundedRect(box, box.height() * 0.3, box.height() * 0.3)
         painter.setFont(font)
-        painter.setPen(halo)
+        painter.setPen(colour)
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
         painter.setBrush(Qt.BrushStyle.NoBrush)
 
@@ -259,10 +260,18 @@ def render_marks(marks: Sequence[Mark], grid: CellGrid, width: int, height: int,
     image = QImage(max(1, width), max(1, height), QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(Qt.GlobalColor.transparent)
     painter = QPainter(image)
-    painter.setOpacity(max(0.05, min(1.0, opacity)))
     painter.translate(offset[0], offset[1])
     painter.scale(scale_x, scale_y)
     MarkPainter(grid, translucent).paint(painter, marks)
     painter.end()
-    return image
+    if opacity >= 1.0:
+        return image
+    # the whole drawing faded at once: a stroke over its halo fades as one, the halo not showing through
+    faded = QImage(image.size(), QImage.Format.Format_ARGB32_Premultiplied)
+    faded.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(faded)
+    painter.setOpacity(max(0.05, opacity))
+    painter.drawImage(0, 0, image)
+    painter.end()
+    return faded
 

@@ -358,10 +358,10 @@ def test_opacity_lowers_the_alpha_of_the_marks(qapp, game):
     for point, _ in expected.tints:
         tinted, faded = pixel(full, *xy(point)), pixel(half, *xy(point))
         assert abs(faded.alpha() - tinted.alpha() / 2) <= 3, (point, describe(tinted), describe(faded))
-    # a stroke (its colour over its halo, each drawn at half the opacity) lets the game show through
+    # the drawing fades as one: a solid stroke over its halo is at half alpha, its halo not showing through
     for point, _ in expected.strokes:
         solid, faded = pixel(full, *xy(point)), pixel(half, *xy(point))
-        assert solid.alpha() == 255 and 0 < faded.alpha() < 255, (point, describe(faded))
+        assert solid.alpha() == 255 and abs(faded.alpha() - 128) <= 2, (point, describe(faded))
     for point, _ in expected.badges:
         assert 0 < pixel(half, *xy(point)).alpha() < 255
     for point in expected.clear:
@@ -534,10 +534,6 @@ def test_cell_grid_from_json_refuses_what_is_no_grid(value):
     assert CellGrid.from_json(value) is None
 
 
-@pytest.mark.xfail(reason="bug: CellGrid.from_json converts rows, columns and image_size with int(), and "
-                          "int(inf) raises OverflowError, which its except clause does not catch: an "
-                          "infinite count (JSON text may say Infinity) raises instead of giving None",
-                   raises=OverflowError, strict=True)
 @pytest.mark.parametrize("change", [{"rows": float("inf")}, {"columns": float("-inf")},
                                     {"image_size": [float("inf"), 260]}, json.loads('{"rows": Infinity}')])
 def test_cell_grid_from_json_refuses_an_infinite_count(change):
