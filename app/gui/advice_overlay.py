@@ -26,9 +26,9 @@ from typing import Any
 
 import cv2
 import numpy as np
-from PySide6.QtCore import QObject, QPoint, QRect, QSettings, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QBitmap, QGuiApplication, QImage, QPainter, QRegion, QScreen
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QApplication, QWidget
 
 from app.gui import capture as capture_module
 from app.gui.overlay_marks import render_marks
@@ -139,8 +139,11 @@ class AdviceOverlay(QWidget):
         self._image: QImage | None = None
         self._offset = (0.0, 0.0)  # the region's logical corner past the window's whole-pixel one
         self._logical = (0.0, 0.0, 1.0, 1.0)
+        self._ratio = 1.0
         self.marks: tuple[Any, ...] = ()
         self.grid: CellGrid | None = None
+        #: the window that had the keyboard when the overlay showed (see :meth:`changeEvent`)
+        self.return_focus_to: QWidget | None = None
 
     def place(self, logical: tuple[float, float, float, float], screen: QScreen | None) -> None:
         """Lay the window over ``logical`` (x, y, width, height on the virtual desktop, in Qt's
@@ -150,13 +153,16 @@ class AdviceOverlay(QWidget):
         right, bottom = math.ceil(x + width), math.ceil(y + height)
         self._offset = (x - left, y - top)
         self._logical = (float(x), float(y), float(width), float(height))
-        if screen is not None and self.screen() is not screen:
-            self.setScreen(screen)
+        # the geometry alone puts a top-level window on its screen; QWidget.setScreen is not used:
+        # with PySide6 6.11, a screen passed to it and read back from the widget is deleted on
+        # the Python side with the widget, and every later use of that screen fails
         self.setGeometry(QRect(left, top, max(1, right - left), max(1, bottom - top)))
+        if screen is None:
+            screen = QGuiApplication.screenAt(QPoint(round(x + width / 2), round(y + height / 2)))
+        self._ratio = float(screen.devicePixelRatio()) if screen is not None else float(self.devicePixelRatioF())
 
     def device_pixel_ratio(self) -> float:
-        screen = self.screen()
-        return float(screen.devicePixelRatio()) if screen is not None else float(self.devicePixelRatioF())
+        return self._ratio
 
     def draw(self, marks: tuple[Any, ...], grid: CellGrid, translucent: bool, opacity: float) -> np.ndarray:
         """Draw ``marks`` on ``grid`` (in the captured image's pixels); returns the pixels of that
@@ -185,6 +191,14 @@ class AdviceOverlay(QWidget):
     def drawn_image(self) -> QImage | None:
         """What the window paints (device pixels), for tests and screenshots."""
         return self._image
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        # a platform that ignores "show without activating" (Qt's offscreen one does): the keyboard
+        # goes back to the window that had it
+        if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow() \
+                and self.return_focus_to is not None:
+            QTimer.singleShot(0, self.return_focus_to.activateWindow)
+        super().changeEvent(event)
 
     def paintEvent(self, event) -> None:  # noqa: N802 (Qt name)
         if self._image is None:
@@ -351,6 +365,8 @@ class OverlayController(QObject):
         self._drawn = key
         self.reason = "shown"
         if not self.overlay.isVisible():
+            active = QApplication.activeWindow()
+            self.overlay.return_focus_to = active if active is not self.overlay else None
             self.overlay.show()
             self.overlay.raise_()
             self.shown_changed.emit(True)

@@ -245,3 +245,27 @@ def test_no_frame_of_the_slide_leaves_the_lines_undecided():
     # a tile caught on its cell (before it left) says nothing either
     event = _followed([[(0, 0), (3, 3)]])
     assert not event.seen_moving
+
+
+def test_a_change_under_the_overlays_marks_is_not_looked_for_one_beside_them_is():
+    """While the advice overlay covers part of the region, follow mode only asks whether the rest
+    changed since the last reading: a frame with new pixels only under the marks is the same
+    game; a frame changed beside them is a change (and, before any reading, everything is)."""
+    start = G2048.parse_board("2 2 . ./. . . ./. . . ./. . . 4")
+    screens = _Screens(G2048, {1: "2 2 . ./. . . ./. . . ./. . . 4"})
+    follower = Follower(G2048, start, read=screens)
+    covered = np.zeros((120, 120), bool)
+    covered[40:80, 20:100] = True  # the marks: a band across the middle
+    assert follower.changed_outside(_frame(1), covered)  # nothing read yet: nothing to compare with
+    follower.feed(_frame(1))
+    follower.feed(_frame(1))
+    assert follower.reading is not None and follower.reading.state == start
+    drawn_over = _frame(1).copy()
+    drawn_over[40:80, 20:100] = (46, 160, 67)  # the overlay's green on the screen grabbed
+    assert not follower.changed_outside(drawn_over, covered)
+    moved = drawn_over.copy()
+    moved[90:110, 0:30] = 255 - moved[90:110, 0:30]  # a tile changes below the marks
+    assert follower.changed_outside(moved, covered)
+    assert follower.changed_outside(_frame(1)[:100], covered)  # another size: not the same region
+    follower.reset(start)
+    assert follower.reading is None and follower.changed_outside(_frame(1), covered)
