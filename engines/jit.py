@@ -130,3 +130,16 @@ def deposit_bits(typingctx, value, mask):
         return builder.call(function, args)
 
     return types.uint64(types.uint64, types.uint64), codegen
+
+
+@intrinsic
+def trailing_zeros(typingctx, value):
+    """The number of zero bits below the lowest set bit of a uint64 (64 for 0), as an int64: the
+    first set bit of a mask found without a loop."""
+    if value != types.uint64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return types.int64(types.uint64), codegen

@@ -25,7 +25,8 @@ from __future__ import annotations
 import numpy as np
 
 from engines.g2048.kernel import empty_count, transpose
-from engines.jit import FAST_BIT_DEPOSIT, bits_from_float, deposit_bits, fetch_add, float_from_bits, kernel, prefetch
+from engines.jit import (FAST_BIT_DEPOSIT, bits_from_float, deposit_bits, fetch_add, float_from_bits, kernel, prefetch,
+                         trailing_zeros)
 
 ROW_MASK = np.uint64(0xFFFF)
 HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
@@ -68,6 +69,24 @@ def adaptive_depth(board):
 
 
 MAX_LEVELS = 32
+NIBBLE_LOW_BITS = np.uint64(0x1111111111111111)
+
+
+@kernel
+def _empty_cells(board):
+    """Bit 4 i set where cell i of ``board`` is empty."""
+    folded = board | (board >> np.uint64(2))
+    folded |= folded >> np.uint64(1)
+    return ~folded & NIBBLE_LOW_BITS
+
+
+@kernel
+def _next_empty(board, cell):
+    """The first empty cell of ``board`` after ``cell`` (-1: the first of all), 16 when there is
+    none: found without a loop, whose ending the processor could not foresee."""
+    half = np.uint64(2 * (cell + 1))  # the 4 (cell + 1) bits below in two shifts: one of 64 is undefined
+    below = ((np.uint64(1) << half) << half) - np.uint64(1)
+    return trailing_zeros(_empty_cells(board) & ~below) >> 2
 
 
 @kernel
@@ -256,9 +275,11 @@ def horizon_chance(board, left, right, heuristic, slid, slid_values):
         slid_values[slide_index, 4] = total
     expected = 0.0
     empties = 0
-    for cell in range(16):
-        if (board >> np.uint64(4 * cell)) & np.uint64(0xF) != 0:
-            continue
+    # The empty cells one after another, each in one step (see _next_empty).
+    unspawned = _empty_cells(board)
+    while unspawned != 0:
+        cell = trailing_zeros(unspawned) >> 2
+        unspawned &= unspawned - np.uint64(1)
         empties += 1
         row = cell >> 2
         column = cell & 3
@@ -382,9 +403,7 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
             spawns[level] = 1
         else:
             spawns[level] = 0
-            cell = cells[level] + 1
-            while cell < 16 and (current >> np.uint64(4 * cell)) & np.uint64(0xF) != 0:
-                cell += 1
+            cell = _next_empty(current, cells[level])
             cells[level] = cell
             if cell == 16:
                 # Every spawn tried: the node's value goes to its parent.
@@ -421,9 +440,7 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
                 reply = slides[level, direction]
                 if reply == board_after_spawn or child_probability < threshold * empty_count(reply):
                     continue
-                cell = 0
-                while (reply >> np.uint64(4 * cell)) & np.uint64(0xF) != 0:
-                    cell += 1
+                cell = _next_empty(reply, -1)
                 _replies(reply | (np.uint64(1) << np.uint64(4 * cell)), left, right, slid[0])
                 for grandchild in range(4):
                     prefetch(table, _table_index(slid[0, grandchild], shift))
@@ -434,9 +451,7 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
         if spawns[level] == 0 and cell_probability[level] * 0.1 >= threshold:
             following = current | (np.uint64(2) << np.uint64(4 * cells[level]))
         else:
-            cell = cells[level] + 1
-            while cell < 16 and (current >> np.uint64(4 * cell)) & np.uint64(0xF) != 0:
-                cell += 1
+            cell = _next_empty(current, cells[level])
             if cell < 16:
                 following = current | (np.uint64(1) << np.uint64(4 * cell))
         if following != 0:

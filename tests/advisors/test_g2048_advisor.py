@@ -322,3 +322,15 @@ def test_spread_writes_a_line_down_a_column():
     for i in range(4):
         expected |= ((lines >> np.uint64(4 * i)) & np.uint64(0xF)) << np.uint64(16 * i)
     assert np.array_equal(spread(lines), expected)
+
+
+def test_next_empty_cell_without_a_loop():
+    # Random boards with 0 to 16 empty cells, against a scan of the cells in Python.
+    rng = np.random.default_rng(24)
+    for _ in range(300):
+        exponents = rng.integers(1, 16, 16) * (rng.random(16) < rng.random())
+        board = pack(tuple(int(e) for e in exponents))
+        empty = [cell for cell in range(16) if exponents[cell] == 0]
+        assert kernel._empty_cells(board) == sum(1 << (4 * cell) for cell in empty)
+        for after in range(-1, 16):
+            assert kernel._next_empty(board, after) == next((cell for cell in empty if cell > after), 16)
