@@ -309,13 +309,14 @@ def new_frames():
     node's board, depth still to search, probability of each spawn cell, number of empty cells,
     the running sum, the spawn being tried (cell scan and tile), the best slide value after it and
     which slide comes next, the four slides and the spawned board; a horizon node's slides; and
-    the next spawn's board with its four slides, worked out ahead.
-    A thread makes it once and reuses it for all its items."""
+    the next spawn's board with its four slides, worked out ahead; the replies still to try (a bit
+    for each slide that moves something). A thread makes it once and reuses it for all its items."""
     return (np.zeros(MAX_LEVELS, np.uint64), np.zeros(MAX_LEVELS, np.int64), np.zeros(MAX_LEVELS, np.float64),
             np.zeros(MAX_LEVELS, np.int64), np.zeros(MAX_LEVELS, np.float64), np.zeros(MAX_LEVELS, np.int64),
             np.zeros(MAX_LEVELS, np.int64), np.zeros(MAX_LEVELS, np.float64), np.zeros(MAX_LEVELS, np.int64),
             np.zeros((MAX_LEVELS, 4), np.uint64), np.zeros(MAX_LEVELS, np.uint64), np.zeros((4, 6), np.uint64),
-            np.zeros((4, 5), np.float64), np.zeros((MAX_LEVELS, 4), np.uint64), np.zeros(MAX_LEVELS, np.uint64))
+            np.zeros((4, 5), np.float64), np.zeros((MAX_LEVELS, 4), np.uint64), np.zeros(MAX_LEVELS, np.uint64),
+            np.zeros(MAX_LEVELS, np.uint64))
 
 
 @kernel
@@ -334,7 +335,7 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
         counters[TABLE_HITS] += 1
         return value
     (boards, depth, cell_probability, empties, totals, cells, spawns, bests, directions, slides, spawned, slid,
-     slid_values, ahead, ahead_spawned) = frames
+     slid_values, ahead, ahead_spawned, pending) = frames
 
     level = 0
     boards[0] = board
@@ -358,12 +359,12 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
             child_probability = cell_probability[level] * (0.9 if spawns[level] == 0 else 0.1)
             best = bests[level]
             deeper = np.uint64(0)
-            while direction < 4:
+            # The replies that move something, in order, each found in one step.
+            remaining = pending[level]
+            while remaining != 0:
+                direction = trailing_zeros(remaining)
+                remaining &= remaining - np.uint64(1)
                 after = slides[level, direction]
-                direction += 1
-                evaluations += 1
-                if after == after_spawn:
-                    continue
                 hit, value = _probe(table, _table_index(after, shift), after ^ salt, child_depth)
                 if hit:
                     hits += 1
@@ -380,11 +381,12 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
                 else:
                     deeper = after
                     break
-                if value > best:
-                    best = value
+                best = max(best, value)
             bests[level] = best
-            directions[level] = direction
-            if deeper != 0:
+            pending[level] = remaining
+            if deeper == 0:
+                directions[level] = 4
+            else:
                 level += 1
                 boards[level] = deeper
                 depth[level] = child_depth
@@ -461,6 +463,11 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
         ahead_spawned[level] = following
         bests[level] = 0.0
         directions[level] = 0
+        evaluations += 4
+        legal = np.uint64(0)
+        for direction in range(4):
+            legal |= np.uint64(slides[level, direction] != board_after_spawn) << np.uint64(direction)
+        pending[level] = legal
 
 
 @kernel
