@@ -32,7 +32,9 @@ class Display:
         read_end, write_end = os.pipe()
         try:
             self.xvfb = subprocess.Popen(
-                ["Xvfb", "-displayfd", str(write_end), "-screen", "0", self.screen, "-nolisten", "tcp", "-br"],
+                # "-r": no key auto-repeat. A key pressed by xdotool while the machine is busy can be
+                # held past the repeat delay, and one Return became eight HATETRIS placements
+                ["Xvfb", "-displayfd", str(write_end), "-screen", "0", self.screen, "-nolisten", "tcp", "-br", "-r"],
                 pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
             os.close(write_end)
             number = b""

@@ -830,7 +830,8 @@ class Follower:
         self._settled: tuple[np.ndarray, dict[str, Any]] | None = None
         #: the images seen since, while the board moved
         self._moving: list[np.ndarray] = []
-        #: the last reading the follower's state was explained by (where the board is on screen)
+        #: the reading the follower's state was last explained by (where the board is on screen),
+        #: None while the screen shows something else (no board, a board no move explains)
         self.reading: Any = None
 
     def reset(self, state: Any) -> None:
@@ -891,6 +892,7 @@ class Follower:
         try:
             reading = self._read(self.game.short_name, image, previous=self.state)
         except NoBoardFound as error:
+            self.reading = None  # the screen no longer shows the follower's position
             return NoBoard(error.reason)
         if wait_out_motion and reading.diagnostics.get("in_motion"):
             return Settling()
@@ -901,6 +903,7 @@ class Follower:
                 and in_between(self.game, self.state, reading.state):
             return Settling()
         if found is None:
+            self.reading = None  # the screen shows a board the follower's position does not explain
             if reading.doubtful:
                 cells = ", ".join(f"({r + 1},{c + 1})" for r, c in reading.doubtful[:6])
                 return Unexplained(reading, f"the reading is unsure of {len(reading.doubtful)} cell(s): {cells}")

@@ -47,8 +47,8 @@ def overlay_refusal() -> str | None:
     platform = QGuiApplication.platformName().lower()
     if platform.startswith("wayland"):
         return ("this is a Wayland session: a window there may not stay over other programs' windows nor let "
-                "their clicks through, so the advice stays in the advisor panel (run Kibitz under X11, e.g. "
-                "QT_QPA_PLATFORM=xcb, to have it drawn on the game)")
+                "their clicks through, so the advice stays in the advisor panel (Kibitz started with "
+                "QT_QPA_PLATFORM=xcb, under XWayland, can draw it over a game that is an X11 window too)")
     return None
 
 

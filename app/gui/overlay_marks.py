@@ -170,12 +170,13 @@ class MarkPainter:
 
     def _font(self, pixels: float, bold: bool = True) -> QFont:
         font = QFont()
-        font.setPixelSize(max(8, round(pixels)))
+        # in the image's pixels, which are the screen's: a label under 11 pixels is hard to read
+        font.setPixelSize(max(11, round(pixels)))
         font.setBold(bold)
         return font
 
     def _badge(self, painter: QPainter, mark: BadgeMark) -> None:
-        font = self._font(self.pitch * (0.34 if mark.best else 0.28))
+        font = self._font(self.pitch * (0.42 if mark.best else 0.36))
         metrics = QFontMetricsF(font)
         width = metrics.horizontalAdvance(mark.text) + metrics.height() * 0.6
         height = metrics.height() * 1.15

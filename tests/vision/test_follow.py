@@ -252,7 +252,7 @@ def test_a_change_under_the_overlays_marks_is_not_looked_for_one_beside_them_is(
     changed since the last reading: a frame with new pixels only under the marks is the same
     game; a frame changed beside them is a change (and, before any reading, everything is)."""
     start = G2048.parse_board("2 2 . ./. . . ./. . . ./. . . 4")
-    screens = _Screens(G2048, {1: "2 2 . ./. . . ./. . . ./. . . 4"})
+    screens = _Screens(G2048, {1: "2 2 . ./. . . ./. . . ./. . . 4", 3: "2048 . . ./. . . ./. . . ./. . . ."})
     follower = Follower(G2048, start, read=screens)
     covered = np.zeros((120, 120), bool)
     covered[40:80, 20:100] = True  # the marks: a band across the middle
@@ -267,5 +267,10 @@ def test_a_change_under_the_overlays_marks_is_not_looked_for_one_beside_them_is(
     moved[90:110, 0:30] = 255 - moved[90:110, 0:30]  # a tile changes below the marks
     assert follower.changed_outside(moved, covered)
     assert follower.changed_outside(_frame(1)[:100], covered)  # another size: not the same region
+    # a board no move explains: the screen no longer shows the follower's position
+    follower.feed(_frame(3))
+    assert isinstance(follower.feed(_frame(3)), Unexplained)
+    assert follower.reading is None and isinstance(follower.feed(_frame(3)), Unchanged)
+    assert follower.reading is None  # still that board: still no reading of the follower's position
     follower.reset(start)
     assert follower.reading is None and follower.changed_outside(_frame(1), covered)
