@@ -799,6 +799,17 @@ def _thumbnail(image: np.ndarray) -> np.ndarray:
     return cv2.resize(grey, (128, 128), interpolation=cv2.INTER_AREA).astype(np.int16)
 
 
+def _changed_apart_from(frame: np.ndarray, reference: np.ndarray, covered: np.ndarray) -> bool:
+    """Whether two thumbnails differ outside ``covered`` (bool, the full image's pixels): a
+    thumbnail pixel any covered pixel falls in is left out."""
+    hidden = cv2.resize(covered.astype(np.float32), (128, 128), interpolation=cv2.INTER_AREA) > 0
+    open_pixels = ~hidden
+    if not open_pixels.any():
+        return False
+    changed = np.abs(frame - reference) > CHANGED_PIXEL
+    return float(changed[open_pixels].mean()) > CHANGED_SHARE
+
+
 def _same(a: np.ndarray | None, b: np.ndarray | None) -> bool:
     if a is None or b is None:
         return False
@@ -833,6 +844,9 @@ class Follower:
         #: the reading the follower's state was last explained by (where the board is on screen),
         #: None while the screen shows something else (no board, a board no move explains)
         self.reading: Any = None
+        #: the advice overlay's showing being watched, and its first image (a thumbnail)
+        self._overlay_showing = 0
+        self._overlay_reference: np.ndarray | None = None
 
     def reset(self, state: Any) -> None:
         self.state = state
@@ -841,23 +855,33 @@ class Follower:
         self._settled = None
         self._moving = []
         self.reading = None
+        self._overlay_reference = None
 
     def changed_outside(self, image: np.ndarray, covered: np.ndarray) -> bool:
         """Whether ``image`` differs from the one the follower's state was last read from, apart
         from its ``covered`` pixels (a bool mask of the image's size: where something of ours,
         the advice overlay, lies over the game). True when there is nothing to compare with."""
-        if self._settled is None or covered.shape != image.shape[:2]:
+        settled = self._settled  # once: reset() may run meanwhile on another thread
+        if settled is None or covered.shape != image.shape[:2] or settled[0].shape != image.shape:
             return True
-        reference = _thumbnail(self._settled[0]) if self._settled[0].shape == image.shape else None
-        if reference is None:
-            return True
-        # a thumbnail pixel any covered pixel falls in is left out
-        hidden = cv2.resize(covered.astype(np.float32), (128, 128), interpolation=cv2.INTER_AREA) > 0
-        open_pixels = ~hidden
-        if not open_pixels.any():
+        return _changed_apart_from(_thumbnail(image), _thumbnail(settled[0]), covered)
+
+    def changed_under_overlay(self, image: np.ndarray, hidden: np.ndarray, drawn: np.ndarray, showing: int) -> bool:
+        """Whether the game changed since it was last read, seen through the advice overlay:
+        ``hidden`` are the pixels its marks hide, ``drawn`` every pixel it draws on (a tint lets
+        the game show through), ``showing`` tells one showing of the overlay from the next. The
+        first image of a showing is compared with the last reading's outside everything drawn, and
+        becomes the reference; later ones are compared with it wherever the game can be seen."""
+        if self._overlay_showing != showing or self._overlay_reference is None:
+            self._overlay_showing, self._overlay_reference = showing, None
+            if self.changed_outside(image, drawn):
+                return True
+            self._overlay_reference = _thumbnail(image)
             return False
-        changed = np.abs(_thumbnail(image) - reference) > CHANGED_PIXEL
-        return float(changed[open_pixels].mean()) > CHANGED_SHARE
+        reference = self._overlay_reference
+        if hidden.shape != image.shape[:2] or reference.shape != (128, 128):
+            return True
+        return _changed_apart_from(_thumbnail(image), reference, hidden)
 
     def feed(self, image: np.ndarray) -> Unchanged | Settling | Played | Unexplained | NoBoard:
         frame = _thumbnail(image)

@@ -2493,9 +2493,10 @@ def read(image: np.ndarray, previous: State | None = None) -> Reading:
         splits, score = chosen.splits, chosen.score
     voids = [[x, y] for x, y in shapes.voids]
     cells_json = {"boxes": boxes, "voids": voids, "splits": splits, "score": score}
+    board_px = board.in_caller_pixels(geometry)
     diagnostics: dict[str, Any] = {
-        "board_px": board.in_caller_pixels(geometry),
-        "cell_grid": _cell_grid(board.in_caller_pixels(geometry), bgr.shape),
+        "board_px": board_px,
+        "cell_grid": _cell_grid(board_px, bgr.shape),
         "grid_coherence": round(found.coherence, 3),
         "score": header.score, "score_confidence": round(header.score_confidence, 3),
         "splits": header.splits, "splits_confidence": round(header.splits_confidence, 3),

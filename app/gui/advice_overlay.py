@@ -37,9 +37,12 @@ from vision.reading import CellGrid
 OPACITY_KEY = "overlay/opacity"
 OPACITIES = (1.0, 0.8, 0.6, 0.4)
 DEFAULT_OPACITY = 0.8
-#: Pixels added around the marks in follow mode's mask (antialiasing, rounding to the screen's
-#: pixels, a desktop's scaling): a change there is not looked for while the overlay shows.
+#: Pixels added around the marks in follow mode's masks (antialiasing, rounding to the screen's
+#: pixels, a desktop's scaling).
 COVER_MARGIN = 3
+#: A pixel the overlay paints more opaque than this hides the game under it: a change there cannot
+#: be seen. Under a lighter one (a tint) the game shows through enough to see a tile or a piece.
+HIDING_ALPHA = 150
 
 
 def overlay_refusal() -> str | None:
@@ -100,13 +103,18 @@ def mask_region(alpha: np.ndarray) -> QRegion:
     return QRegion(bitmap)
 
 
-def image_alpha(image: QImage) -> np.ndarray:
-    """The pixels of a premultiplied ARGB image that are not fully transparent (bool)."""
+def alpha_values(image: QImage) -> np.ndarray:
+    """The alpha (0-255) of every pixel of an ARGB image."""
     converted = image.convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)
     width, height = converted.width(), converted.height()
     buffer = np.frombuffer(converted.constBits(), np.uint8, count=converted.bytesPerLine() * height)
     pixels = buffer.reshape(height, converted.bytesPerLine())[:, : width * 4].reshape(height, width, 4)
-    return pixels[:, :, 3] > 0
+    return pixels[:, :, 3].copy()
+
+
+def image_alpha(image: QImage) -> np.ndarray:
+    """The pixels of an ARGB image that are not fully transparent (bool)."""
+    return alpha_values(image) > 0
 
 
 def grow(mask: np.ndarray, pixels: int) -> np.ndarray:
@@ -135,6 +143,8 @@ class AdviceOverlay(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating, True)
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
         self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground, True)
+        # a tool window on macOS hides when its program is not the active one: the player is in the game
+        self.setAttribute(Qt.WidgetAttribute.WA_MacAlwaysShowToolWindow, True)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self._image: QImage | None = None
         self._offset = (0.0, 0.0)  # the region's logical corner past the window's whole-pixel one
@@ -157,16 +167,19 @@ class AdviceOverlay(QWidget):
         # with PySide6 6.11, a screen passed to it and read back from the widget is deleted on
         # the Python side with the widget, and every later use of that screen fails
         self.setGeometry(QRect(left, top, max(1, right - left), max(1, bottom - top)))
-        if screen is None:
-            screen = QGuiApplication.screenAt(QPoint(round(x + width / 2), round(y + height / 2)))
+        # the screen the region lies on now (a remembered screen name may be stale)
+        at = QGuiApplication.screenAt(QPoint(round(x + width / 2), round(y + height / 2)))
+        screen = at if at is not None else screen
         self._ratio = float(screen.devicePixelRatio()) if screen is not None else float(self.devicePixelRatioF())
 
     def device_pixel_ratio(self) -> float:
         return self._ratio
 
-    def draw(self, marks: tuple[Any, ...], grid: CellGrid, translucent: bool, opacity: float) -> np.ndarray:
-        """Draw ``marks`` on ``grid`` (in the captured image's pixels); returns the pixels of that
-        image they cover (bool), for follow mode to leave out."""
+    def draw(self, marks: tuple[Any, ...], grid: CellGrid, translucent: bool,
+             opacity: float) -> tuple[np.ndarray, np.ndarray]:
+        """Draw ``marks`` on ``grid`` (in the captured image's pixels); returns, in that image's
+        pixels (bool), those the marks hide the game on and those they draw on at all, for follow
+        mode."""
         self.marks, self.grid = tuple(marks), grid
         ratio = self.device_pixel_ratio()
         _, _, logical_width, logical_height = self._logical
@@ -185,8 +198,10 @@ class AdviceOverlay(QWidget):
                                   interpolation=cv2.INTER_AREA) > 0
         self.setMask(mask_region(grow(logical_mask, 1)))
         self.update()
-        covered = image_alpha(render_marks(marks, grid, image_width, image_height, 1.0, 1.0, translucent))
-        return grow(covered, COVER_MARGIN + math.ceil(max(1.0, 1.0 / max(scale_x, 1e-6))))
+        in_image = alpha_values(render_marks(marks, grid, image_width, image_height, 1.0, 1.0, translucent,
+                                             opacity if translucent else 1.0))
+        margin = COVER_MARGIN + math.ceil(max(1.0, 1.0 / max(scale_x, 1e-6)))
+        return grow(in_image > HIDING_ALPHA, margin), grow(in_image > 0, margin)
 
     def drawn_image(self) -> QImage | None:
         """What the window paints (device pixels), for tests and screenshots."""
@@ -230,8 +245,21 @@ class OverlayController(QObject):
         self._candidates_state: Any = None
         self._drawn: tuple[Any, Any, Any] | None = None  # (state, candidates, reading) drawn now
         capture.screen_status.connect(self._screen_status)
-        QGuiApplication.instance().screenRemoved.connect(lambda _screen: self.update())
-        QGuiApplication.instance().screenAdded.connect(lambda _screen: self.update())
+        capture.covered_still.connect(self._keep_on_top)
+        application = QGuiApplication.instance()
+        application.screenRemoved.connect(self.screens_changed)
+        application.screenAdded.connect(self.screens_changed)
+
+    def screens_changed(self, _screen: Any = None) -> None:
+        """A screen came or went (or changed): lay the overlay out again, or hide it."""
+        self._drawn = None
+        self.update()
+
+    def _keep_on_top(self) -> None:
+        # the game's window comes to the top when the player clicks it; an unmanaged X11 window
+        # is not kept above it by anyone else
+        if self.overlay is not None and self.overlay.isVisible():
+            self.overlay.raise_()
 
     # -- settings --------------------------------------------------------------------------------
     @property
@@ -341,16 +369,12 @@ class OverlayController(QObject):
         key = (window_state, self._candidates, status.reading)
         if self._drawn is not None and self._drawn[0] == key[0] and self._drawn[1] is key[1] \
                 and self._drawn[2] is key[2] and self.overlay.isVisible():
-            # drawn already (follow mode says so ten times a second); kept above the game, whose
-            # window comes to the top when the player clicks it
-            self.overlay.raise_()
-            return
-        remembered = self.capture.remembered_region()
-        region = self.capture.follow_region
-        if remembered is None or region is None:
+            return  # drawn already (follow mode says so every time it reads the same game)
+        followed = self.capture.followed
+        if followed is None:
             self._hide("no captured region")
             return
-        if self._off_screen(region):
+        if capture_module.region_off_screen(followed.region):
             self._hide("the captured region lies off every screen")
             self.window.show_message("Advice overlay hidden: the captured region lies off every screen now",
                                      capture_module.MESSAGE_MILLISECONDS)
@@ -359,9 +383,9 @@ class OverlayController(QObject):
         if not marks:
             self._hide("nothing to draw for this position")
             return
-        self.overlay.place(remembered.logical, self._screen_named(remembered.screen))
-        covered = self.overlay.draw(marks, grid, desktop_blends(), self.opacity)
-        self.capture.cover(covered)
+        self.overlay.place(followed.logical, self._screen_named(followed.screen))
+        hidden, drawn = self.overlay.draw(marks, grid, desktop_blends(), self.opacity)
+        self.capture.cover(hidden, drawn)
         self._drawn = key
         self.reason = "shown"
         if not self.overlay.isVisible():
@@ -385,11 +409,3 @@ class OverlayController(QObject):
             if screen.name() == name:
                 return screen
         return None
-
-    @staticmethod
-    def _off_screen(region: Any) -> bool:
-        try:
-            monitors = capture_module.screen_capture.monitors()
-        except capture_module.CaptureUnavailable:
-            return False
-        return bool(monitors) and not capture_module.screen_capture.on_a_monitor(region, monitors)

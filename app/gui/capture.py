@@ -90,12 +90,33 @@ class ScreenStatus:
     reason: str = ""
 
 
+@dataclasses.dataclass(frozen=True, eq=False)
+class Cover:
+    """The advice overlay over the region, in the region's pixels: ``hidden`` where its marks
+    hide the game (a change there cannot be seen), ``drawn`` wherever it draws at all (tints the
+    game shows through included); ``number`` tells one showing from the next."""
+
+    hidden: np.ndarray
+    drawn: np.ndarray
+    number: int
+
+
 @dataclasses.dataclass(frozen=True)
 class _Covered:
-    """A follow tick while the advice overlay lay over the region: whether anything outside its
-    marks changed since the last reading."""
+    """A follow tick while the advice overlay lay over the region: whether the game changed where
+    it can be seen."""
 
     changed: bool
+
+
+def region_off_screen(region: Region) -> bool:
+    """Whether ``region`` lies off every monitor now (False when the monitors cannot be listed:
+    grabbing will say why)."""
+    try:
+        monitors = screen_capture.monitors()
+    except CaptureUnavailable:
+        return False
+    return bool(monitors) and not screen_capture.on_a_monitor(region, monitors)
 
 
 # -- images --------------------------------------------------------------------------------------
@@ -428,6 +449,7 @@ class CaptureController(QObject):
 
     following_changed = Signal(bool)
     screen_status = Signal(object)  # a ScreenStatus, from follow mode
+    covered_still = Signal()  # a follow tick under the overlay saw no change
 
     def __init__(self, window: Any, settings: QSettings) -> None:
         super().__init__(window)
@@ -464,13 +486,17 @@ class CaptureController(QObject):
         self._follower: Any = None
         self._follow_analysis: Any = None
         self._follow_region: Region | None = None
+        self._followed: RememberedRegion | None = None
         self._follow_token = 0
         self._follow_busy = False
         self._adopting = False  # loading a position of our own: keep following from it
-        # the advice overlay's marks over the region (bool, region pixels) while it shows, and
-        # when follow mode may read the region again after it hid
-        self._covered: np.ndarray | None = None
+        # the advice overlay over the region while it shows (a Cover), from when follow mode may
+        # look at it (the overlay surely drawn), and when it may read the region again after it hid
+        self._cover: Cover | None = None
+        self._covers = 0
+        self._covered_from = 0.0
         self._uncovered_at = 0.0
+        self._moving = False  # the last news was a board changing
         self.last_event: Any = None
         self.follow_timer = QTimer(self)
         self.follow_timer.setInterval(FOLLOW_MILLISECONDS)
@@ -486,6 +512,12 @@ class CaptureController(QObject):
         self.settings.setValue(LOGICAL_KEY.format(game=game), ",".join(f"{v:g}" for v in picked.logical))
         self.settings.setValue(SCREEN_KEY.format(game=game), picked.screen)
         self.settings.sync()
+        if self.is_following() and game == self._follower.game.short_name:
+            # captured again while following: follow mode watches the new region from now on
+            self._followed = RememberedRegion(picked.screen, tuple(picked.logical), picked.region)
+            self._follow_region = picked.region
+            self._follower.reset(self._follower.state)
+            self._report_lost("the region was captured again")
 
     def remembered_region(self, game: str | None = None) -> RememberedRegion | None:
         """The region last picked for ``game`` (default: the game shown), or None."""
@@ -547,11 +579,7 @@ class CaptureController(QObject):
     def _off_screen(self, region: Region) -> bool:
         """True (and said) when ``region`` lies off every monitor now, e.g. after one was unplugged:
         grabbing it would fail as if the platform could not capture at all."""
-        try:
-            monitors = screen_capture.monitors()
-        except CaptureUnavailable:
-            return False  # grabbing will say why
-        if not monitors or screen_capture.on_a_monitor(region, monitors):
+        if not region_off_screen(region):
             return False
         self._say(f"The region remembered for {self.game.title} lies off every screen now "
                   "(a monitor unplugged or moved?): drag a new one")
@@ -729,6 +757,7 @@ class CaptureController(QObject):
         self._follower = vision.follow.Follower(self.game, self.window.state)
         self._follow_analysis = self.window.analysis
         self._follow_region = remembered.region
+        self._followed = remembered
         self._follow_token += 1
         self._follow_busy = False
         self.follow_timer.start()
@@ -753,17 +782,25 @@ class CaptureController(QObject):
         self.screen_status.emit(ScreenStatus(STOPPED, reason=reason or "follow mode is off"))
 
     @property
-    def follow_region(self) -> Region | None:
-        """The region follow mode watches (None when it does not follow)."""
-        return self._follow_region if self.is_following() else None
+    def followed(self) -> RememberedRegion | None:
+        """The region follow mode watches, where it lies on the screens (None when it does not
+        follow)."""
+        return self._followed if self.is_following() else None
 
-    def cover(self, covered: np.ndarray | None) -> None:
-        """The advice overlay lies over the region with marks on ``covered`` (bool, the region's
-        pixels): follow mode then only watches the rest for a change, and reads nothing until
-        the overlay has gone. None: the overlay has hidden (reads start again shortly)."""
-        if covered is None and self._covered is not None:
-            self._uncovered_at = time.monotonic() + UNCOVER_SECONDS
-        self._covered = covered
+    def cover(self, hidden: np.ndarray | None, drawn: np.ndarray | None = None) -> None:
+        """The advice overlay lies over the region, hiding the game on ``hidden`` and drawing on
+        ``drawn`` (bool, the region's pixels): follow mode then only watches for a change where
+        the game can be seen, and reads nothing until the overlay has gone. None: the overlay has
+        hidden (reads start again shortly)."""
+        now = time.monotonic()
+        if hidden is None:
+            if self._cover is not None:
+                self._uncovered_at = now + UNCOVER_SECONDS
+            self._cover = None
+            return
+        self._covers += 1
+        self._cover = Cover(hidden, hidden if drawn is None else drawn, self._covers)
+        self._covered_from = now + UNCOVER_SECONDS  # looked at once the overlay is surely on the screen
 
     def analysis_shown(self) -> None:
         """The window shows another analysis: a position loaded by the capture keeps following
@@ -782,25 +819,27 @@ class CaptureController(QObject):
         if self.window.analysis is not self._follow_analysis:
             self.stop_following("Stopped following: another game or analysis is shown")
             return
-        covered = self._covered
-        if covered is None and time.monotonic() < self._uncovered_at:
+        cover = self._cover
+        now = time.monotonic()
+        if cover is None and now < self._uncovered_at:
             return  # the overlay has just hidden: its marks may still be on screen
+        if cover is not None and now < self._covered_from:
+            return  # the overlay has just shown: it may not be on screen yet
         state = self.window.state
         if state != self._follower.state:  # the user moved in Kibitz
             self._follower.reset(state)
         self._follow_busy = True
-        self._pool.submit(self._follow_job, self._follower, self._follow_region, state, self._follow_token, covered)
+        self._pool.submit(self._follow_job, self._follower, self._follow_region, state, self._follow_token, cover)
 
-    def _follow_job(self, follower: Any, region: Region, state: Any, token: int,
-                    covered: np.ndarray | None = None) -> None:
+    def _follow_job(self, follower: Any, region: Region, state: Any, token: int, cover: Cover | None = None) -> None:
         """Runs in the worker: grab the region and feed it to the follower (while the overlay
-        covers part of it, only look for a change outside its marks)."""
+        lies over it, only look for a change where the game can be seen)."""
         event: Any
         image = None
         try:
             image = screen_capture.grab(region)
-            if covered is not None and covered.shape == image.shape[:2]:
-                event = _Covered(follower.changed_outside(image, covered))
+            if cover is not None:
+                event = _Covered(follower.changed_under_overlay(image, cover.hidden, cover.drawn, cover.number))
             else:
                 event = follower.feed(image)
         except Exception as error:  # noqa: BLE001 - reported in the window
@@ -819,6 +858,8 @@ class CaptureController(QObject):
         if isinstance(event, _Covered):
             if event.changed:
                 self.screen_status.emit(ScreenStatus(CHANGING, reason="the board is changing"))
+            else:
+                self.covered_still.emit()
             return
         self.last_event = event
         if isinstance(event, CaptureUnavailable):
@@ -829,6 +870,7 @@ class CaptureController(QObject):
             self.stop_following()
             self._message("Follow mode", f"Follow mode stopped: {_words(event, self.game.short_name)}.", "")
         elif isinstance(event, follow.Played):
+            self._moving = False
             self._clear_note()
             self._play_followed(event, state)
             self._report_shown()
@@ -842,6 +884,7 @@ class CaptureController(QObject):
             self._say(f"Follow: no board in the region ({event.reason})")
             self.screen_status.emit(ScreenStatus(NO_BOARD, reason=event.reason))
         elif isinstance(event, follow.Settling):
+            self._moving = True
             self._show_indicator("Following · moving…", GOOD_COLOR, "The board is changing; read once it is still")
             self.screen_status.emit(ScreenStatus(CHANGING, reason="the board is changing"))
         else:  # Unchanged: nothing new, what the indicator says still holds
@@ -851,9 +894,14 @@ class CaptureController(QObject):
         """Say where the screen stands, when the follower has read it."""
         follower = self._follower
         if follower is not None and follower.reading is not None:
-            if "moving" in self.indicator.text():  # read still since: the board is not changing now
+            if self._moving:  # read still since: the board is not changing now
+                self._moving = False
                 self._show_indicator("Following", GOOD_COLOR, "Kibitz plays the moves read off the real game")
             self.screen_status.emit(ScreenStatus(SHOWN, follower.state, follower.reading))
+
+    def _report_lost(self, reason: str) -> None:
+        """Say that where the game's position lies on the screen is not known until the next reading."""
+        self.screen_status.emit(ScreenStatus(CHANGING, reason=reason))
 
     def _play_followed(self, event: Any, state: Any) -> None:
         if self.window.analysis is not self._follow_analysis or self.window.state != state:

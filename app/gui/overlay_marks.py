@@ -128,6 +128,9 @@ class MarkPainter:
         for mark in marks:
             if isinstance(mark, CellsMark) and mark.outline is not None:
                 self._outline(painter, mark)
+            elif isinstance(mark, CellsMark) and mark.fill is not None and not self.translucent:
+                # a tint cannot be drawn here: its cells are outlined, dashed, in its colour instead
+                self._outline(painter, dataclasses.replace(mark, outline=mark.fill, dashed=True))
             elif isinstance(mark, LineMark):
                 width = self.stroke * (1.6 if mark.thick else 1.0)
                 self._stroke(painter, [QLineF(self.xy(mark.start), self.xy(mark.end))], QColor(*mark.colour), width)

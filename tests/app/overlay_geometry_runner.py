@@ -35,7 +35,7 @@ def main() -> None:
         overlay.place(tuple(case["logical"]), screens[case["screen"]])
         width, height = case["image"]
         grid = CellGrid(0, 0, width / 4, height / 4, 4, 4, (width, height))
-        covered = overlay.draw((CellsMark(frozenset({(1, 2)}), outline=MARK_RGB, fill=MARK_RGB, fill_alpha=1.0),),
+        _, covered = overlay.draw((CellsMark(frozenset({(1, 2)}), outline=MARK_RGB, fill=MARK_RGB, fill_alpha=1.0),),
                                grid, True, 1.0)
         overlay.show()
         application.processEvents()

@@ -227,10 +227,22 @@ def test_a_region_off_every_screen_hides_it_and_says_so(qtbot, followed, monkeyp
     window.overlay_action.trigger()
     qtbot.waitUntil(lambda: shown(window), timeout=60000)
     monkeypatch.setattr(vision.capture, "monitors", lambda: [Monitor(2000, 0, 800, 600)])  # unplugged
-    window.advice_overlay._drawn = None  # what a screen change does (QGuiApplication.screenRemoved)
-    window.advice_overlay.update()
+    QGuiApplication.instance().screenRemoved.emit(QGuiApplication.primaryScreen())  # what Qt says then
     assert not shown(window)
     assert "off every screen" in window.message_text()
+
+
+def test_captured_again_while_following_it_moves_to_the_new_region(qtbot, followed):
+    window, frames, reader = followed
+    window.overlay_action.trigger()
+    qtbot.waitUntil(lambda: shown(window), timeout=60000)
+    assert window.advice_overlay.overlay.geometry() == QRect(30, 40, SIDE, SIDE)
+    screen = QGuiApplication.primaryScreen().name()
+    # the player drags the rectangle again, 50 pixels further right (what Capture board leaves)
+    window.capture.remember("2048", RememberedRegion(screen, (80, 40, SIDE, SIDE), Region(80, 40, SIDE, SIDE)))
+    assert window.capture.followed.region == Region(80, 40, SIDE, SIDE)
+    qtbot.waitUntil(lambda: shown(window) and window.advice_overlay.overlay.geometry() == QRect(80, 40, SIDE, SIDE),
+                    timeout=10000)
 
 
 def test_the_opacity_is_a_setting_kept_across_starts(qtbot, make_window, followed):

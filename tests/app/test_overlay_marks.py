@@ -538,3 +538,30 @@ def test_cell_grid_from_json_refuses_what_is_no_grid(value):
                                     {"image_size": [float("inf"), 260]}, json.loads('{"rows": Infinity}')])
 def test_cell_grid_from_json_refuses_an_infinite_count(change):
     assert CellGrid.from_json({**GOOD_GRID, **change}) is None
+
+
+def test_destructo_numbers_follow_the_panels_ranks_when_the_best_is_no_click(qapp):
+    """A banked Undo ranked first: no group is outlined as the best, the Undo is said as number 1,
+    and the clicks keep their panel ranks (2 and 3), as the board view numbers them."""
+    from engines.destructo.state import UseUndo
+
+    game = GAMES["destructo"]
+    state = DestructoState(parse_board(DESTRUCTO_BOARD), due=None)
+    candidates = [Candidate(UseUndo(), 120.0, 0.0, ""), Candidate(Click(1, 1), 112.0, 8.0, ""),
+                  Candidate(Click(1, 0), 110.0, 10.0, "")]
+    marks = ui_for("destructo").overlay_marks(game, state, candidates)
+    assert not [mark for mark in marks if isinstance(mark, CellsMark)]
+    badges = {mark.text: mark.at for mark in marks if isinstance(mark, BadgeMark)}
+    assert badges == {f"1 {UseUndo()}": (0.5, 1.5), "2": (1.5, 1.5), "3": (1.5, 0.5)}
+
+
+def test_without_blending_a_tint_is_outlined_in_its_colour(qapp):
+    """Where windows cannot be blended a tint (SPL-T's warnings) cannot be drawn: its cells are
+    outlined, dashed, in its colour, so the warning is still on the board."""
+    grid = CellGrid(0, 0, 40, 40, 4, 4, (160, 160))
+    red = (240, 55, 45)
+    image = render_marks([CellsMark(frozenset({(1, 1)}), fill=red)], grid, 160, 160, translucent=False)
+    assert image.pixelColor(60, 60).alpha() == 0  # the cell's middle: the game shows
+    dashes = [image.pixelColor(x, 40) for x in range(41, 80)]  # along its top edge (y = 40)
+    assert any((c.red(), c.green(), c.blue(), c.alpha()) == (*red, 255) for c in dashes)
+    assert image.pixelColor(20, 20).alpha() == 0  # another cell: nothing

@@ -210,6 +210,9 @@ def test_the_arrow_is_drawn_on_the_real_page_and_clicks_and_keys_pass_through(tm
             xdotool(display, "mousemove", "--sync", str(int(target[0])), str(int(target[1])))
             xdotool(display, "click", "1")
             assert wait_for(lambda: page.evaluate("() => window.kibitzClicks") > clicks_before, 5)
+            # the click raised the browser's window: the overlay is over it again within a moment
+            time.sleep(1.0)
+            assert len(arrow_pixels(screenshot(display), board)) > 500, "the overlay stayed under the game's window"
             key = ("Up", "Right", "Down", "Left")[expected]
             xdotool(display, "key", "--clearmodifiers", key)
             moved = wait_for(lambda: page_grid(page) != grid, 5, 0.02)

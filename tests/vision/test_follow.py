@@ -274,3 +274,34 @@ def test_a_change_under_the_overlays_marks_is_not_looked_for_one_beside_them_is(
     assert follower.reading is None  # still that board: still no reading of the follower's position
     follower.reset(start)
     assert follower.reading is None and follower.changed_outside(_frame(1), covered)
+
+
+def test_through_the_overlays_tint_a_change_is_seen_under_its_solid_marks_it_is_not():
+    """The overlay's first image (its tint and marks drawn over the game) becomes the reference;
+    a piece appearing under the tint shows through it and is a change, one under a solid mark is
+    not seen. A new showing of the overlay starts from a new reference."""
+    start = G2048.parse_board("2 2 . ./. . . ./. . . ./. . . 4")
+    follower = Follower(G2048, start, read=_Screens(G2048, {1: "2 2 . ./. . . ./. . . ./. . . 4"}))
+    follower.feed(_frame(1))
+    follower.feed(_frame(1))
+    hidden = np.zeros((120, 120), bool)
+    hidden[10:20, 10:110] = True  # a solid line
+    drawn = hidden.copy()
+    drawn[60:100, 20:60] = True  # and a tint
+    with_overlay = _frame(1).copy()
+    with_overlay[10:20, 10:110] = (46, 160, 67)
+    tinted = with_overlay[60:100, 20:60].astype(int)
+    with_overlay[60:100, 20:60] = (0.5 * tinted + 0.5 * np.array((46, 160, 67))).astype(np.uint8)
+    assert not follower.changed_under_overlay(with_overlay, hidden, drawn, 1)  # the reference
+    assert not follower.changed_under_overlay(with_overlay, hidden, drawn, 1)
+    piece = with_overlay.copy()
+    piece[65:95, 25:55] = (0.5 * np.array((250, 250, 250)) + 0.5 * np.array((46, 160, 67))).astype(np.uint8)
+    assert follower.changed_under_overlay(piece, hidden, drawn, 1)  # seen through the tint
+    under_line = with_overlay.copy()
+    under_line[12:18, 40:60] = 0  # only under the solid line: cannot be seen, is not
+    assert not follower.changed_under_overlay(under_line, hidden, drawn, 1)
+    # a new showing: its first image is checked against the last reading outside all it draws
+    assert not follower.changed_under_overlay(with_overlay, hidden, drawn, 2)
+    moved = _frame(1).copy()
+    moved[100:120, 0:40] = 255 - moved[100:120, 0:40]  # changed where nothing is drawn
+    assert follower.changed_under_overlay(moved, hidden, drawn, 3)

@@ -15,16 +15,21 @@ OTHER_RGB = (250, 250, 250)
 
 
 def overlay_marks(game: Any, state: Any, candidates: Sequence[Any]) -> tuple[Mark, ...]:
-    clicks = [candidate for candidate in candidates if isinstance(candidate.move, Click)]
-    if not clicks:
+    if not candidates or not state.board:
         return ()
-    targets = targets_of(game, state)
     marks: list[Any] = []
-    best = targets.get(clicks[0].move)
-    cells = best.removed if best is not None else frozenset(getattr(clicks[0], "cells", ()))
-    if cells:
-        marks.append(CellsMark(frozenset(cells), outline=BEST_RGB, fill=BEST_RGB, fill_alpha=0.25, thick=True))
-    for number, candidate in enumerate(clicks[:NUMBERED], start=1):
-        marks.append(BadgeMark((candidate.move.row + 0.5, candidate.move.column + 0.5), str(number),
-                               BEST_RGB if number == 1 else OTHER_RGB, best=number == 1))
+    best = candidates[0]
+    if isinstance(best.move, Click):
+        target = targets_of(game, state).get(best.move)
+        cells = target.removed if target is not None else frozenset(getattr(best, "cells", ()))
+        if cells:
+            marks.append(CellsMark(frozenset(cells), outline=BEST_RGB, fill=BEST_RGB, fill_alpha=0.25, thick=True))
+    else:
+        # the best is no click (a banked Undo or Shuffle): said over the board's top middle
+        marks.append(BadgeMark((0.5, len(state.board[0]) / 2), f"1 {best.move}", BEST_RGB, best=True))
+    # numbered by their rank in the panel, as the board view numbers them
+    for number, candidate in enumerate(candidates[:NUMBERED], start=1):
+        if isinstance(candidate.move, Click):
+            marks.append(BadgeMark((candidate.move.row + 0.5, candidate.move.column + 0.5), str(number),
+                                   BEST_RGB if number == 1 else OTHER_RGB, best=number == 1))
     return tuple(marks)
