@@ -482,6 +482,7 @@ class FakeFollower:
 
     script: list = []
     made: list = []
+    reading = None  # where the real follower last read its position (the overlay's business)
 
     def __init__(self, game, state):
         self.game = GAMES[game] if isinstance(game, str) else game
