@@ -33,6 +33,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tests.x_display import press, xdotool  # noqa: E402
+
 SCREEN = "1600x1000x24"
 BROWSER_BOX = (0, 0, 760, 1000)        # where the chromium window goes (x, y, width, height)
 KEYS = ("ArrowUp", "ArrowRight", "ArrowDown", "ArrowLeft")
@@ -49,38 +51,17 @@ def _page_state(page) -> dict | None:
     return json.loads(text) if text else None
 
 
-def _xdotool(display: str, *arguments: str) -> str:
-    result = subprocess.run(["xdotool", *arguments], env=dict(os.environ, DISPLAY=display),
-                            capture_output=True, text=True, timeout=20)
-    return result.stdout.strip()
-
-
-def _kibitz_window(display: str, timeout: float = 120.0) -> str:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = _xdotool(display, "search", "--onlyvisible", "--name", "Kibitz")
-        if found:
-            return found.splitlines()[-1]
-        time.sleep(0.5)
-    raise RuntimeError("Kibitz's window did not show within two minutes")
-
-
 def _place_beside(display: str, window: str, left: int) -> None:
     """Move Kibitz's window right of the browser (as a player arranges the two), checked: a
     window over the captured region would be read instead of the game."""
     for _ in range(20):
-        _xdotool(display, "windowmove", "--sync", window, str(left), "0")
+        xdotool(display, "windowmove", "--sync", window, str(left), "0")
         time.sleep(0.3)
-        geometry = _xdotool(display, "getwindowgeometry", window)
+        geometry = xdotool(display, "getwindowgeometry", window)
         position = geometry.split("Position: ", 1)[-1].split(" ", 1)[0]
         if position and int(position.split(",")[0]) >= left:
             return
     raise RuntimeError(f"Kibitz's window could not be moved beside the browser: {geometry}")
-
-
-def _key(display: str, window: str, keys: str) -> None:
-    _xdotool(display, "windowactivate", "--sync", window)
-    _xdotool(display, "key", "--window", window, "--clearmodifiers", keys)
 
 
 def _line_grids(session_folder: Path) -> list[tuple[list[list[int]], int]]:
@@ -100,35 +81,12 @@ def _line_grids(session_folder: Path) -> list[tuple[list[list[int]], int]]:
 DRAG_MARGIN = 16
 
 
-def _board_on_screen(page) -> tuple[int, int, int, int]:
-    """The rectangle a player drags around the page's board: its box on the screen (the page's
-    viewport lies at the bottom-centre of the browser window), with a margin."""
-    box = page.evaluate("""() => {
-        const r = document.querySelector('.game-container').getBoundingClientRect();
-        return [window.screenX + (window.outerWidth - window.innerWidth) / 2 + r.left,
-                window.screenY + (window.outerHeight - window.innerHeight) + r.top, r.width, r.height];
-    }""")
-    left, top, width, height = (round(value) for value in box)
-    return (max(0, left - DRAG_MARGIN), max(0, top - DRAG_MARGIN), width + 2 * DRAG_MARGIN,
-            height + 2 * DRAG_MARGIN)
-
-
-def _remember_region(settings_folder: Path, box: tuple[int, int, int, int]) -> None:
-    """What Capture board leaves in Kibitz's settings after the player drags ``box``."""
-    from PySide6.QtCore import QSettings
-
-    text = ",".join(str(value) for value in box)
-    settings = QSettings(str(settings_folder / "kibitz.ini"), QSettings.Format.IniFormat)
-    settings.setValue("capture/2048/region", text)
-    settings.setValue("capture/2048/logical", text)
-    settings.setValue("capture/2048/screen", "")
-    settings.sync()
-
-
 def play_one(display: str, clients: Path, moves: int, pace: int, seed: int, shots: Path | None,
              region: str = "board") -> dict:
-    from tests.real_pages import LAUNCH_ARGUMENTS, chromium_path, served
     from playwright.sync_api import sync_playwright
+
+    from tests.real_pages import served
+    from tests.x_display import headed_chromium, kibitz_window, on_screen, remember_region
 
     work = Path(tempfile.mkdtemp(prefix="kibitz-follow-"))
     rng = random.Random(seed)
@@ -140,9 +98,7 @@ def play_one(display: str, clients: Path, moves: int, pace: int, seed: int, shot
     with served(clients / "2048") as url, contextlib.ExitStack() as stack:
         playwright = sync_playwright().start()
         stack.callback(playwright.stop)
-        browser = playwright.chromium.launch(
-            executable_path=chromium_path(), headless=False, env=environment,
-            args=[*LAUNCH_ARGUMENTS, f"--window-position={x},{y}", f"--window-size={width},{height}"])
+        browser = headed_chromium(playwright, environment, BROWSER_BOX)
         stack.callback(browser.close)
         page = browser.new_page(no_viewport=True)
         page.goto(url + "/index.html")
@@ -150,16 +106,24 @@ def play_one(display: str, clients: Path, moves: int, pace: int, seed: int, shot
         page.reload()
         page.wait_for_timeout(500)
         history.append((_grid_of(_page_state(page)), 0))
-        _remember_region(work, _board_on_screen(page) if region == "board" else BROWSER_BOX)
+        if region == "board":  # the rectangle a player drags around the page's board, a margin around it
+            left, top, box_width, box_height = on_screen(page, ".game-container")
+            box = (max(0, left - DRAG_MARGIN), max(0, top - DRAG_MARGIN), box_width + 2 * DRAG_MARGIN,
+                   box_height + 2 * DRAG_MARGIN)
+        else:
+            box = BROWSER_BOX
+        remember_region(work, "2048", box)
         kibitz = subprocess.Popen([sys.executable, "-m", "app", "--game", "2048", "--layout", "compact"],
                                   env=environment, stdout=subprocess.DEVNULL, stderr=open(work / "kibitz.log", "w"))
         stack.callback(lambda: kibitz.poll() is None and kibitz.kill())
-        window = _kibitz_window(display)
+        window = kibitz_window(display, 120)
+        if not window:
+            raise RuntimeError("Kibitz's window did not show within two minutes")
         time.sleep(3.0)  # kernels load, the first advice
         _place_beside(display, window, width + 10)
-        _key(display, window, "F6")
+        press(display, window, "F6")
         time.sleep(2.0)
-        _key(display, window, "ctrl+shift+f")
+        press(display, window, "ctrl+shift+f")
         time.sleep(1.0)
         played = 0
         for _ in range(moves * 4):
@@ -182,7 +146,7 @@ def play_one(display: str, clients: Path, moves: int, pace: int, seed: int, shot
             shots.mkdir(parents=True, exist_ok=True)
             subprocess.run(["import", "-window", "root", str(shots / f"follow-2048-{seed}.png")],
                            env=environment, check=False)
-        _key(display, window, "ctrl+q")
+        press(display, window, "ctrl+q")
         with contextlib.suppress(subprocess.TimeoutExpired):
             kibitz.wait(timeout=30)
     line = _line_grids(work)

@@ -33,34 +33,22 @@ import numpy as np
 PROJECT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(PROJECT))
 
-from tests.real_pages import LAUNCH_ARGUMENTS, chromium_path, clients_dir, served  # noqa: E402
-from tests.x_display import Display  # noqa: E402
+from tests.real_pages import clients_dir, served  # noqa: E402
+from tests.x_display import (  # noqa: E402
+    Display,
+    headed_chromium,
+    kibitz_window,
+    on_screen,
+    press,
+    remember_region,
+    screen_image,
+    xdotool,
+)
 
 GAMES = ("2048", "hatetris", "splt", "1010", "destructo")
 BROWSER_BOX = (0, 0, 760, 1000)
 MARGIN = 14
 OUT = PROJECT / "docs" / "screenshots"
-
-
-def xdotool(display: str, *arguments: str) -> str:
-    return subprocess.run(["xdotool", *arguments], env=dict(os.environ, DISPLAY=display), capture_output=True,
-                          text=True, timeout=30).stdout.strip()
-
-
-def screen_shot(display: str) -> np.ndarray:
-    import mss
-
-    with (mss.MSS if hasattr(mss, "MSS") else mss.mss)(display=display) as screen:
-        return np.ascontiguousarray(np.asarray(screen.grab(screen.monitors[1]), np.uint8)[:, :, :3])
-
-
-def on_screen(page, selector: str) -> tuple[int, int, int, int]:
-    box = page.evaluate("""(selector) => {
-        const r = document.querySelector(selector).getBoundingClientRect();
-        return [window.screenX + (window.outerWidth - window.innerWidth) / 2 + r.left,
-                window.screenY + (window.outerHeight - window.innerHeight) + r.top, r.width, r.height];
-    }""", selector)
-    return tuple(round(value) for value in box)
 
 
 # -- the games -------------------------------------------------------------------------------------
@@ -139,7 +127,6 @@ def open_game(game: str, browser, folder: Path, stack: contextlib.ExitStack):
 
 def shoot(display: str, game: str) -> Path:
     from playwright.sync_api import sync_playwright
-    from PySide6.QtCore import QSettings
 
     work = Path(tempfile.mkdtemp(prefix="kibitz-overlay-shot-"))
     environment = dict(os.environ, DISPLAY=display, KIBITZ_SETTINGS_DIR=str(work), KIBITZ_SESSION_DIR=str(work),
@@ -148,32 +135,21 @@ def shoot(display: str, game: str) -> Path:
     with contextlib.ExitStack() as stack:
         playwright = sync_playwright().start()
         stack.callback(playwright.stop)
-        x, y, width, height = BROWSER_BOX
-        browser = playwright.chromium.launch(
-            executable_path=chromium_path(), headless=False, env=environment,
-            args=[*LAUNCH_ARGUMENTS, f"--window-position={x},{y}", f"--window-size={width},{height}"])
+        width = BROWSER_BOX[2]
+        browser = headed_chromium(playwright, environment, BROWSER_BOX)
         stack.callback(browser.close)
         page, region, crop = open_game(game, browser, work, stack)
-        settings = QSettings(str(work / "kibitz.ini"), QSettings.Format.IniFormat)
-        text = ",".join(str(value) for value in region)
-        settings.setValue(f"capture/{game}/region", text)
-        settings.setValue(f"capture/{game}/logical", text)
-        settings.setValue(f"capture/{game}/screen", "")
-        settings.sync()
-        before = screen_shot(display)
+        remember_region(work, game, region)
+        before = screen_image(display)
         kibitz = subprocess.Popen([sys.executable, "-m", "app", "--game", game, "--layout", "compact"], cwd=PROJECT,
                                   env=environment, stdout=subprocess.DEVNULL, stderr=open(work / "kibitz.log", "w"))
         stack.callback(lambda: kibitz.poll() is None and kibitz.kill())
-        window = ""
-        deadline = time.monotonic() + 600
-        while not window and time.monotonic() < deadline:
-            window = xdotool(display, "search", "--onlyvisible", "--name", "Kibitz")
-            time.sleep(0.5)
-        window = window.splitlines()[-1]
+        window = kibitz_window(display, 600)
+        if not window:
+            raise RuntimeError(f"Kibitz's window did not show; its log: {(work / 'kibitz.log').read_text()[-1000:]}")
         time.sleep(4.0)
         xdotool(display, "windowmove", "--sync", window, str(width + 10), "0")
-        xdotool(display, "windowactivate", "--sync", window)
-        xdotool(display, "key", "--window", window, "--clearmodifiers", "F6")
+        press(display, window, "F6")
         time.sleep(2.5)
         review = xdotool(display, "search", "--onlyvisible", "--name", "Check the board read")
         if review:  # a doubtful reading: the player checks it and loads it, as the review asks
@@ -181,28 +157,26 @@ def shoot(display: str, game: str) -> Path:
             xdotool(display, "windowactivate", "--sync", review)
             xdotool(display, "key", "--window", review, "Return")
             time.sleep(1.5)
-        xdotool(display, "windowactivate", "--sync", window)
-        xdotool(display, "key", "--window", window, "--clearmodifiers", "ctrl+shift+a")
+        press(display, window, "ctrl+shift+a")
         time.sleep(2.0)
         # the overlay is up once the region differs from the page as it was before Kibitz started
         left, top, region_width, region_height = region
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
-            now = screen_shot(display)
+            now = screen_image(display)
             part = np.s_[top:top + region_height, left:left + region_width]
             if (np.abs(now[part].astype(int) - before[part].astype(int)).max(axis=2) > 60).mean() > 0.002:
                 break
             time.sleep(0.5)
         time.sleep(1.0)
-        shot = screen_shot(display)
+        shot = screen_image(display)
         cx, cy, cw, ch = crop
         OUT.mkdir(parents=True, exist_ok=True)
         path = OUT / f"overlay-{game}.png"
         cv2.imwrite(str(path), shot[cy:cy + ch, cx:cx + cw])
         if os.environ.get("KIBITZ_SHOT_DEBUG"):
             cv2.imwrite(f"/tmp/ov/full-{game}.png", shot)
-        xdotool(display, "windowactivate", "--sync", window)
-        xdotool(display, "key", "--window", window, "--clearmodifiers", "ctrl+q")
+        press(display, window, "ctrl+q")
         with contextlib.suppress(subprocess.TimeoutExpired):
             kibitz.wait(timeout=30)
         return path

@@ -80,3 +80,71 @@ class Display:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+
+# -- driving what runs on the screen ----------------------------------------------------------------
+def xdotool(display: str, *arguments: str) -> str:
+    """Run xdotool on ``display``; its output."""
+    result = subprocess.run(["xdotool", *arguments], env=dict(os.environ, DISPLAY=display), capture_output=True,
+                            text=True, timeout=30)
+    return result.stdout.strip()
+
+
+def kibitz_window(display: str, timeout: float = 240.0) -> str:
+    """The id of Kibitz's main window once it shows ("" if it does not within ``timeout``)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = xdotool(display, "search", "--onlyvisible", "--name", "Kibitz")
+        if found:
+            return found.splitlines()[-1]
+        time.sleep(0.5)
+    return ""
+
+
+def press(display: str, window: str, keys: str) -> None:
+    """Press ``keys`` (xdotool's names, e.g. "ctrl+shift+a") in ``window``, made active first."""
+    xdotool(display, "windowactivate", "--sync", window)
+    xdotool(display, "key", "--window", window, "--clearmodifiers", keys)
+
+
+def screen_image(display: str):
+    """The whole X screen as a BGR numpy array."""
+    import mss
+    import numpy as np
+
+    with (mss.MSS if hasattr(mss, "MSS") else mss.mss)(display=display) as screen:
+        return np.ascontiguousarray(np.asarray(screen.grab(screen.monitors[1]), np.uint8)[:, :, :3])
+
+
+def headed_chromium(playwright, environment: dict[str, str], box: tuple[int, int, int, int]):
+    """Debian's chromium with a window at ``box`` (x, y, width, height) on the X screen of
+    ``environment``'s DISPLAY."""
+    from tests.real_pages import LAUNCH_ARGUMENTS, chromium_path
+
+    x, y, width, height = box
+    return playwright.chromium.launch(
+        executable_path=chromium_path(), headless=False, env=environment,
+        args=[*LAUNCH_ARGUMENTS, f"--window-position={x},{y}", f"--window-size={width},{height}"])
+
+
+def on_screen(page, selector: str) -> tuple[int, int, int, int]:
+    """Where the page's element ``selector`` lies on the X screen: x, y, width, height (the page
+    lies at the bottom of the browser window, centred)."""
+    box = page.evaluate("""(selector) => {
+        const r = document.querySelector(selector).getBoundingClientRect();
+        return [window.screenX + (window.outerWidth - window.innerWidth) / 2 + r.left,
+                window.screenY + (window.outerHeight - window.innerHeight) + r.top, r.width, r.height];
+    }""", selector)
+    return tuple(round(value) for value in box)
+
+
+def remember_region(settings_folder, game: str, box: tuple[int, int, int, int]) -> None:
+    """What Capture board leaves in Kibitz's settings after the player drags ``box``."""
+    from PySide6.QtCore import QSettings
+
+    text = ",".join(str(value) for value in box)
+    settings = QSettings(str(settings_folder / "kibitz.ini"), QSettings.Format.IniFormat)
+    settings.setValue(f"capture/{game}/region", text)
+    settings.setValue(f"capture/{game}/logical", text)
+    settings.setValue(f"capture/{game}/screen", "")
+    settings.sync()

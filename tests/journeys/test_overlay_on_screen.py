@@ -29,7 +29,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.real_pages import LAUNCH_ARGUMENTS, chromium_path, clients_dir, served, unavailable
+from tests.real_pages import clients_dir, served, unavailable
+from tests.x_display import (
+    Display,
+    headed_chromium,
+    kibitz_window,
+    on_screen,
+    press,
+    remember_region,
+    screen_image,
+    xdotool,
+)
 
 PROJECT = Path(__file__).resolve().parents[2]
 BROWSER_BOX = (0, 0, 760, 1000)
@@ -47,30 +57,6 @@ def _missing() -> str | None:
 
 
 pytestmark = pytest.mark.skipif(_missing() is not None, reason=_missing() or "")
-
-
-def xdotool(display: str, *arguments: str) -> str:
-    result = subprocess.run(["xdotool", *arguments], env=dict(os.environ, DISPLAY=display), capture_output=True,
-                            text=True, timeout=30)
-    return result.stdout.strip()
-
-
-def screenshot(display: str) -> np.ndarray:
-    """The whole X screen (BGR)."""
-    import mss
-
-    with (mss.MSS if hasattr(mss, "MSS") else mss.mss)(display=display) as screen:
-        return np.ascontiguousarray(np.asarray(screen.grab(screen.monitors[1]), np.uint8)[:, :, :3])
-
-
-def board_box(page) -> tuple[int, int, int, int]:
-    """The page's board (.game-container) on the screen: x, y, width, height."""
-    box = page.evaluate("""() => {
-        const r = document.querySelector('.game-container').getBoundingClientRect();
-        return [window.screenX + (window.outerWidth - window.innerWidth) / 2 + r.left,
-                window.screenY + (window.outerHeight - window.innerHeight) + r.top, r.width, r.height];
-    }""")
-    return tuple(round(value) for value in box)
 
 
 def page_grid(page) -> list[list[int]]:
@@ -133,8 +119,6 @@ def wait_for(condition, timeout: float, step: float = 0.2):
 def test_the_arrow_is_drawn_on_the_real_page_and_clicks_and_keys_pass_through(tmp_path):
     from playwright.sync_api import sync_playwright
 
-    from tests.x_display import Display
-
     screen = Display()
     display = screen.start()
     work = Path(tempfile.mkdtemp(prefix="kibitz-overlay-", dir=tmp_path))
@@ -152,10 +136,8 @@ def test_the_arrow_is_drawn_on_the_real_page_and_clicks_and_keys_pass_through(tm
         with served(clients_dir() / "2048") as url, contextlib.ExitStack() as stack:
             playwright = sync_playwright().start()
             stack.callback(playwright.stop)
-            x, y, width, height = BROWSER_BOX
-            browser = playwright.chromium.launch(
-                executable_path=chromium_path(), headless=False, env=environment,
-                args=[*LAUNCH_ARGUMENTS, f"--window-position={x},{y}", f"--window-size={width},{height}"])
+            width = BROWSER_BOX[2]
+            browser = headed_chromium(playwright, environment, BROWSER_BOX)
             stack.callback(browser.close)
             page = browser.new_page(no_viewport=True)
             page.goto(url + "/index.html")
@@ -165,38 +147,27 @@ def test_the_arrow_is_drawn_on_the_real_page_and_clicks_and_keys_pass_through(tm
             page.evaluate("""() => { window.kibitzClicks = 0;
                 document.querySelector('.game-container').addEventListener('mousedown',
                     () => { window.kibitzClicks += 1; }); }""")
-            board = board_box(page)
-            region = (board[0] - MARGIN, board[1] - MARGIN, board[2] + 2 * MARGIN, board[3] + 2 * MARGIN)
-
-            from PySide6.QtCore import QSettings
-
-            settings = QSettings(str(work / "kibitz.ini"), QSettings.Format.IniFormat)
-            text = ",".join(str(value) for value in region)
-            settings.setValue("capture/2048/region", text)
-            settings.setValue("capture/2048/logical", text)
-            settings.setValue("capture/2048/screen", "")
-            settings.sync()
+            board = on_screen(page, ".game-container")
+            remember_region(work, "2048", (board[0] - MARGIN, board[1] - MARGIN, board[2] + 2 * MARGIN,
+                                           board[3] + 2 * MARGIN))
 
             kibitz = subprocess.Popen([sys.executable, "-m", "app", "--game", "2048", "--layout", "compact"],
                                       cwd=PROJECT, env=environment, stdout=subprocess.DEVNULL,
                                       stderr=open(work / "kibitz.log", "w"))
             stack.callback(lambda: kibitz.poll() is None and kibitz.kill())
-            window = wait_for(lambda: xdotool(display, "search", "--onlyvisible", "--name", "Kibitz"), 240, 0.5)
+            window = kibitz_window(display)
             assert window, "Kibitz's window did not show"
-            window = window.splitlines()[-1]
             time.sleep(3.0)
             xdotool(display, "windowmove", "--sync", window, str(width + 10), "0")
-            xdotool(display, "windowactivate", "--sync", window)
-            xdotool(display, "key", "--window", window, "--clearmodifiers", "F6")
+            press(display, window, "F6")
             time.sleep(2.0)
-            xdotool(display, "windowactivate", "--sync", window)
-            xdotool(display, "key", "--window", window, "--clearmodifiers", "ctrl+shift+a")
+            press(display, window, "ctrl+shift+a")
 
             # the arrow appears on the real board, the way the advisor ranks best for the page's position
             grid = page_grid(page)
             expected = best_direction(grid)
-            drawn = wait_for(lambda: len(arrow_pixels(screenshot(display), board)) > 500, 60)
-            image = screenshot(display)
+            drawn = wait_for(lambda: len(arrow_pixels(screen_image(display), board)) > 500, 60)
+            image = screen_image(display)
             _save(image, shots / "overlay-2048-real-page.png")
             assert drawn, f"no arrow on the board after 60 s; Kibitz's log: {(work / 'kibitz.log').read_text()[-2000:]}"
             pixels = arrow_pixels(image, board)
@@ -212,7 +183,7 @@ def test_the_arrow_is_drawn_on_the_real_page_and_clicks_and_keys_pass_through(tm
             assert wait_for(lambda: page.evaluate("() => window.kibitzClicks") > clicks_before, 5)
             # the click raised the browser's window: the overlay is over it again within a moment
             time.sleep(1.0)
-            assert len(arrow_pixels(screenshot(display), board)) > 500, "the overlay stayed under the game's window"
+            assert len(arrow_pixels(screen_image(display), board)) > 500, "the overlay stayed under the game's window"
             key = ("Up", "Right", "Down", "Left")[expected]
             xdotool(display, "key", "--clearmodifiers", key)
             moved = wait_for(lambda: page_grid(page) != grid, 5, 0.02)
@@ -220,16 +191,15 @@ def test_the_arrow_is_drawn_on_the_real_page_and_clicks_and_keys_pass_through(tm
 
             # while the tiles slide the overlay hides (follow mode sees the board change around
             # it), then comes back with the advice for the page's new position
-            hidden = wait_for(lambda: len(arrow_pixels(screenshot(display), board)) < 50, 5, 0.02)
+            hidden = wait_for(lambda: len(arrow_pixels(screen_image(display), board)) < 50, 5, 0.02)
             assert hidden, "the overlay stayed on while the board changed"
             new_grid = page_grid(page)
             new_expected = best_direction(new_grid)
-            shown_again = wait_for(lambda: len(arrow_pixels(screenshot(display), board)) > 500
-                                   and pointing(arrow_pixels(screenshot(display), board)) == new_expected, 30)
-            _save(screenshot(display), shots / "overlay-2048-after-a-move.png")
+            shown_again = wait_for(lambda: len(arrow_pixels(screen_image(display), board)) > 500
+                                   and pointing(arrow_pixels(screen_image(display), board)) == new_expected, 30)
+            _save(screen_image(display), shots / "overlay-2048-after-a-move.png")
             assert shown_again, (new_grid, new_expected, page_grid(page), (work / "kibitz.log").read_text()[-2000:])
-            xdotool(display, "windowactivate", "--sync", window)
-            xdotool(display, "key", "--window", window, "--clearmodifiers", "ctrl+q")
+            press(display, window, "ctrl+q")
             with contextlib.suppress(subprocess.TimeoutExpired):
                 kibitz.wait(timeout=30)
         # Kibitz's tree followed the page: its position is the page's
