@@ -36,7 +36,7 @@ from engines.splt.kernel import (
     turn,
 )
 
-ENGINE_KERNEL_SHA256 = "5563b436687302c06226a475d08b0225b37cc7a3da45b91a1c61eba9e9012ec9"
+ENGINE_KERNEL_SHA256 = "a859549a8cf1311e54123c0a932aca90a2632a0c12a1dfb0babffe8a92cae151"
 
 MAX_STACK = HEIGHT + 1  # a point-block stack never holds more entries than rows
 MAX_LINE = 4096  # splits in one game (the theoretical ceiling is about 3,700)
