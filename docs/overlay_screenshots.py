@@ -174,8 +174,6 @@ def shoot(display: str, game: str) -> Path:
         OUT.mkdir(parents=True, exist_ok=True)
         path = OUT / f"overlay-{game}.png"
         cv2.imwrite(str(path), shot[cy:cy + ch, cx:cx + cw])
-        if os.environ.get("KIBITZ_SHOT_DEBUG"):
-            cv2.imwrite(f"/tmp/ov/full-{game}.png", shot)
         press(display, window, "ctrl+q")
         with contextlib.suppress(subprocess.TimeoutExpired):
             kibitz.wait(timeout=30)

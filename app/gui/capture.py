@@ -516,6 +516,8 @@ class CaptureController(QObject):
             # captured again while following: follow mode watches the new region from now on
             self._followed = RememberedRegion(picked.screen, tuple(picked.logical), picked.region)
             self._follow_region = picked.region
+            self._follow_token += 1  # a look in flight is at the old region: ignored
+            self._follow_busy = False
             self._follower.reset(self._follower.state)
             self._report_lost("the region was captured again")
 
