@@ -308,15 +308,14 @@ def new_frames():
     """Scratch space for :func:`chance_value`, one row per chance node on the current path: the
     node's board, depth still to search, probability of each spawn cell, number of empty cells,
     the running sum, the spawn being tried (cell scan and tile), the best slide value after it and
-    which slide comes next, the four slides and the spawned board; a horizon node's slides; and
+    which slide comes next, the four slides; a horizon node's slides; and
     the next spawn's board with its four slides, worked out ahead; the replies still to try (a bit
     for each slide that moves something). A thread makes it once and reuses it for all its items."""
     return (np.zeros(MAX_LEVELS, np.uint64), np.zeros(MAX_LEVELS, np.int64), np.zeros(MAX_LEVELS, np.float64),
             np.zeros(MAX_LEVELS, np.int64), np.zeros(MAX_LEVELS, np.float64), np.zeros(MAX_LEVELS, np.int64),
             np.zeros(MAX_LEVELS, np.int64), np.zeros(MAX_LEVELS, np.float64), np.zeros(MAX_LEVELS, np.int64),
-            np.zeros((MAX_LEVELS, 4), np.uint64), np.zeros(MAX_LEVELS, np.uint64), np.zeros((4, 6), np.uint64),
-            np.zeros((4, 5), np.float64), np.zeros((MAX_LEVELS, 4), np.uint64), np.zeros(MAX_LEVELS, np.uint64),
-            np.zeros(MAX_LEVELS, np.uint64))
+            np.zeros((MAX_LEVELS, 4), np.uint64), np.zeros((4, 6), np.uint64), np.zeros((4, 5), np.float64),
+            np.zeros((MAX_LEVELS, 4), np.uint64), np.zeros(MAX_LEVELS, np.uint64), np.zeros(MAX_LEVELS, np.uint64))
 
 
 @kernel
@@ -334,8 +333,8 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
     if hit:
         counters[TABLE_HITS] += 1
         return value
-    (boards, depth, cell_probability, empties, totals, cells, spawns, bests, directions, slides, spawned, slid,
-     slid_values, ahead, ahead_spawned, pending) = frames
+    (boards, depth, cell_probability, empties, totals, cells, spawns, bests, directions, slides, slid, slid_values,
+     ahead, ahead_spawned, pending) = frames
 
     level = 0
     boards[0] = board
@@ -354,7 +353,6 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
         if direction < 4:
             # The replies of the spawn being tried, in one loop while their values are at hand (in
             # the table, or a horizon node's); a reply to search deeper leaves it for its own frame.
-            after_spawn = spawned[level]
             child_depth = depth[level] - 1
             child_probability = cell_probability[level] * (0.9 if spawns[level] == 0 else 0.1)
             best = bests[level]
@@ -365,14 +363,14 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
                 direction = trailing_zeros(remaining)
                 remaining &= remaining - np.uint64(1)
                 after = slides[level, direction]
-                hit, value = _probe(table, _table_index(after, shift), after ^ salt, child_depth)
+                index = _table_index(after, shift)
+                hit, value = _probe(table, index, after ^ salt, child_depth)
                 if hit:
                     hits += 1
                 elif child_depth <= 1 or child_probability * 0.9 < threshold * empty_count(after):
                     # Counted as searched even when remembered, so the count is the search's own,
                     # whatever the slot held.
                     evaluations += 8 * empty_count(after)
-                    index = _table_index(after, shift)
                     known, value = _recall_horizon(table, index, after)
                     if not known:
                         value = horizon_chance(after, left, right, heuristic, slid, slid_values)
@@ -433,7 +431,6 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
             _replies(board_after_spawn, left, right, slides[level])
             for direction in range(4):
                 prefetch(table, _table_index(slides[level, direction], shift))
-        spawned[level] = board_after_spawn
         if depth[level] > 2:
             # A reply searched deeper will first try a 2 on its first empty cell: those replies'
             # table slots are asked for right after, too soon for a prefetch made then.
