@@ -861,10 +861,14 @@ class Follower:
         """Whether ``image`` differs from the one the follower's state was last read from, apart
         from its ``covered`` pixels (a bool mask of the image's size: where something of ours,
         the advice overlay, lies over the game). True when there is nothing to compare with."""
+        return self._changed_since_reading(_thumbnail(image), image.shape, covered)
+
+    def _changed_since_reading(self, frame: np.ndarray, shape: tuple[int, ...], covered: np.ndarray) -> bool:
+        """:meth:`changed_outside` of an image of ``shape`` whose thumbnail is ``frame``."""
         settled = self._settled  # once: reset() may run meanwhile on another thread
-        if settled is None or covered.shape != image.shape[:2] or settled[0].shape != image.shape:
+        if settled is None or covered.shape != shape[:2] or settled[0].shape != shape:
             return True
-        return _changed_apart_from(_thumbnail(image), _thumbnail(settled[0]), covered)
+        return _changed_apart_from(frame, _thumbnail(settled[0]), covered)
 
     def changed_under_overlay(self, image: np.ndarray, hidden: np.ndarray, drawn: np.ndarray, showing: int) -> bool:
         """Whether the game changed since it was last read, seen through the advice overlay:
@@ -872,16 +876,16 @@ class Follower:
         the game show through), ``showing`` tells one showing of the overlay from the next. The
         first image of a showing is compared with the last reading's outside everything drawn, and
         becomes the reference; later ones are compared with it wherever the game can be seen."""
+        frame = _thumbnail(image)
         if self._overlay_showing != showing or self._overlay_reference is None:
             self._overlay_showing, self._overlay_reference = showing, None
-            if self.changed_outside(image, drawn):
+            if self._changed_since_reading(frame, image.shape, drawn):
                 return True
-            self._overlay_reference = _thumbnail(image)
+            self._overlay_reference = frame
             return False
-        reference = self._overlay_reference
-        if hidden.shape != image.shape[:2] or reference.shape != (128, 128):
+        if hidden.shape != image.shape[:2]:
             return True
-        return _changed_apart_from(_thumbnail(image), reference, hidden)
+        return _changed_apart_from(frame, self._overlay_reference, hidden)
 
     def feed(self, image: np.ndarray) -> Unchanged | Settling | Played | Unexplained | NoBoard:
         frame = _thumbnail(image)

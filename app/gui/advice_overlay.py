@@ -3,13 +3,15 @@
 - :class:`AdviceOverlay` is the window: frameless, always on top, never taking the mouse or the
   keyboard (both pass to the game beneath), transparent but for its marks. Its shape is the marks
   themselves, so even a desktop that cannot blend windows (X11 without a compositing manager)
-  shows the game everywhere else; there the marks are drawn solid and fills are left out.
+  shows the game everywhere else; there the marks are drawn solid and a tint becomes a dashed
+  outline in its colour.
 - :class:`OverlayController` decides when it shows. Only with follow mode on, and only when follow
   mode has explained what the screen shows *and* the window shows that same position *and* the
   advisor has ranked it: advice for a stale position is never drawn. While the overlay lies over
-  the region, follow mode watches everything but its marks for a change (the marks are on the
-  screen it grabs); at the first change the overlay hides and follow mode reads the game as
-  usual, and the overlay comes back with the advice for the position read.
+  the region, follow mode reads nothing (the marks are on the screen it grabs) and looks for a
+  change wherever the game can be seen, through the tints too; at the first change the overlay
+  hides, follow mode reads the game as usual, and the overlay comes back with the advice for the
+  position read.
 
 Where the platform forbids a click-through window over other programs (Wayland), it says so and
 the advisor panel stays the place to look.
@@ -105,11 +107,8 @@ def mask_region(alpha: np.ndarray) -> QRegion:
 
 def alpha_values(image: QImage) -> np.ndarray:
     """The alpha (0-255) of every pixel of an ARGB image."""
-    converted = image.convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)
-    width, height = converted.width(), converted.height()
-    buffer = np.frombuffer(converted.constBits(), np.uint8, count=converted.bytesPerLine() * height)
-    pixels = buffer.reshape(height, converted.bytesPerLine())[:, : width * 4].reshape(height, width, 4)
-    return pixels[:, :, 3].copy()
+    # ARGB32 words in memory are B, G, R, A on the little-endian machines Qt runs on
+    return capture_module.image_pixels(image, QImage.Format.Format_ARGB32_Premultiplied, 4)[:, :, 3]
 
 
 def image_alpha(image: QImage) -> np.ndarray:
@@ -134,7 +133,7 @@ class AdviceOverlay(QWidget):
         if QGuiApplication.platformName().lower() == "xcb":
             # an X11 window manager wraps a managed window in a frame of its own, and the frame takes
             # the clicks the window lets through; an unmanaged window has no frame (and is raised
-            # by us, see OverlayController.update)
+            # by us, see OverlayController.refresh)
             flags |= Qt.WindowType.X11BypassWindowManagerHint
         super().__init__(None, flags)
         self.setObjectName("adviceOverlay")
@@ -253,7 +252,7 @@ class OverlayController(QObject):
     def screens_changed(self, _screen: Any = None) -> None:
         """A screen came or went (or changed): lay the overlay out again, or hide it."""
         self._drawn = None
-        self.update()
+        self.refresh()
 
     def _keep_on_top(self) -> None:
         # the game's window comes to the top when the player clicks it; an unmanaged X11 window
@@ -273,7 +272,7 @@ class OverlayController(QObject):
     def set_opacity(self, value: float) -> None:
         self.settings.setValue(OPACITY_KEY, f"{min(1.0, max(0.2, float(value))):g}")
         self._drawn = None
-        self.update()
+        self.refresh()
 
     # -- turning it on and off --------------------------------------------------------------------
     def set_enabled(self, on: bool) -> bool:
@@ -303,7 +302,7 @@ class OverlayController(QObject):
         self.enabled_changed.emit(True)
         self.window.show_message("Advice overlay on: the best move is drawn on the game once the position there is "
                                  "read (it hides while the board changes)", capture_module.MESSAGE_MILLISECONDS)
-        self.update()
+        self.refresh()
         return True
 
     def _disable(self, message: str = "") -> None:
@@ -336,17 +335,17 @@ class OverlayController(QObject):
             words = ("no board in the captured region (has the game's window moved? Capture it again)"
                      if status.kind == capture_module.NO_BOARD else "the board read is not explained by a legal move")
             self.window.show_message(f"Advice overlay hidden: {words}", capture_module.MESSAGE_MILLISECONDS)
-        self.update()
+        self.refresh()
 
     def candidates_shown(self, candidates: Any) -> None:
         """The advisor panel shows ``candidates`` for the window's position."""
         self._candidates = tuple(candidates)
         self._candidates_state = self.window.state
         if self.enabled:
-            self.update()
+            self.refresh()
 
     # -- deciding --------------------------------------------------------------------------------
-    def update(self) -> None:
+    def refresh(self) -> None:
         """Show the advice if everything says it is the advice for what the game shows now."""
         if not self.enabled or self.overlay is None:
             return

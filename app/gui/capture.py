@@ -120,12 +120,18 @@ def region_off_screen(region: Region) -> bool:
 
 
 # -- images --------------------------------------------------------------------------------------
-def image_to_bgr(image: QImage) -> np.ndarray:
-    """A QImage's pixels as an H x W x 3 uint8 BGR array (a copy; alpha dropped)."""
-    converted = image.convertToFormat(QImage.Format.Format_BGR888)
+def image_pixels(image: QImage, format: QImage.Format, channels: int) -> np.ndarray:
+    """A QImage's pixels in ``format`` (``channels`` bytes a pixel) as an H x W x channels uint8
+    array (a copy, the rows' padding dropped)."""
+    converted = image.convertToFormat(format)
     width, height, stride = converted.width(), converted.height(), converted.bytesPerLine()
     buffer = np.frombuffer(converted.constBits(), dtype=np.uint8, count=stride * height)
-    return buffer.reshape(height, stride)[:, : width * 3].reshape(height, width, 3).copy()
+    return buffer.reshape(height, stride)[:, : width * channels].reshape(height, width, channels).copy()
+
+
+def image_to_bgr(image: QImage) -> np.ndarray:
+    """A QImage's pixels as an H x W x 3 uint8 BGR array (a copy; alpha dropped)."""
+    return image_pixels(image, QImage.Format.Format_BGR888, 3)
 
 
 def bgr_to_image(pixels: np.ndarray) -> QImage:
@@ -485,8 +491,7 @@ class CaptureController(QObject):
 
         self._follower: Any = None
         self._follow_analysis: Any = None
-        self._follow_region: Region | None = None
-        self._followed: RememberedRegion | None = None
+        self._followed: RememberedRegion | None = None  # the region follow mode watches
         self._follow_token = 0
         self._follow_busy = False
         self._adopting = False  # loading a position of our own: keep following from it
@@ -515,7 +520,6 @@ class CaptureController(QObject):
         if self.is_following() and game == self._follower.game.short_name:
             # captured again while following: follow mode watches the new region from now on
             self._followed = RememberedRegion(picked.screen, tuple(picked.logical), picked.region)
-            self._follow_region = picked.region
             self._follow_token += 1  # a look in flight is at the old region: ignored
             self._follow_busy = False
             self._follower.reset(self._follower.state)
@@ -758,7 +762,6 @@ class CaptureController(QObject):
 
         self._follower = vision.follow.Follower(self.game, self.window.state)
         self._follow_analysis = self.window.analysis
-        self._follow_region = remembered.region
         self._followed = remembered
         self._follow_token += 1
         self._follow_busy = False
@@ -831,7 +834,8 @@ class CaptureController(QObject):
         if state != self._follower.state:  # the user moved in Kibitz
             self._follower.reset(state)
         self._follow_busy = True
-        self._pool.submit(self._follow_job, self._follower, self._follow_region, state, self._follow_token, cover)
+        self._pool.submit(self._follow_job, self._follower, self._followed.region, state, self._follow_token,
+                          cover)
 
     def _follow_job(self, follower: Any, region: Region, state: Any, token: int, cover: Cover | None = None) -> None:
         """Runs in the worker: grab the region and feed it to the follower (while the overlay

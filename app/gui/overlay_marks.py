@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPainterPath, QPen, QTransform
 
+from assets.fonts import DEJAVU_SANS_BOLD, qt_font
 from vision.reading import CellGrid
 
 Cell = tuple[int, int]  # (row, column)
@@ -171,12 +172,10 @@ class MarkPainter:
         painter.setPen(over)
         painter.drawLines(lines)
 
-    def _font(self, pixels: float, bold: bool = True) -> QFont:
-        font = QFont()
-        # in the image's pixels, which are the screen's: a label under 11 pixels is hard to read
-        font.setPixelSize(max(11, round(pixels)))
-        font.setBold(bold)
-        return font
+    def _font(self, pixels: float) -> QFont:
+        # the shipped DejaVu Sans Bold, so labels look alike on every machine; in the image's
+        # pixels, which are the screen's: a label under 11 pixels is hard to read
+        return qt_font(DEJAVU_SANS_BOLD, max(11, round(pixels)))
 
     def _badge(self, painter: QPainter, mark: BadgeMark) -> None:
         font = self._font(self.pitch * (0.42 if mark.best else 0.36))
