@@ -178,6 +178,16 @@ def advice_marks_of(state: State, candidates: Sequence[Any]) -> dict[int, str]:
     return marks
 
 
+def split_line(box: Box, orientation: str) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The line a split of ``box`` draws, as (row, column) grid points from its start to its end:
+    across its middle row line for H, its middle column line for V, where the engine cuts it."""
+    if orientation == "H":
+        row = box.y + box.h // 2
+        return (row, box.x), (row, box.x + box.w)
+    column = box.x + box.w // 2
+    return (box.y, column), (box.y + box.h, column)
+
+
 def tint_strength(rank: int, count: int, kind: str = RANKED) -> float:
     """Opacity of a candidate's fill: strong for the best, fading with rank. A warning colour
     stays clearly visible at any rank; the neutral tint of the last splits fades to a shade

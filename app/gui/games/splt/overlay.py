@@ -7,21 +7,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from app.gui.games.splt.advice import BEST_RGB, KIND_RGB, RANKED, advice_kind, tint_strength
+from app.gui.games.splt.advice import BEST_RGB, KIND_RGB, RANKED, advice_kind, split_line, tint_strength
 from app.gui.overlay_marks import BadgeMark, CellsMark, LineMark, Mark
 
 #: Rank numbers are put on this many splits (the rest of the board stays the game's own).
 NUMBERED = 5
-
-
-def split_line(box: Any, orientation: str) -> tuple[tuple[float, float], tuple[float, float]]:
-    """The line a split of ``box`` draws, as (row, column) grid points: across its middle row
-    line for H, its middle column line for V (the game's own split, as the board view's)."""
-    if orientation == "H":
-        row = box.y + box.h // 2
-        return (row, box.x), (row, box.x + box.w)
-    column = box.x + box.w // 2
-    return (box.y, column), (box.y + box.h, column)
 
 
 def overlay_marks(game: Any, state: Any, candidates: Sequence[Any]) -> tuple[Mark, ...]:

@@ -17,7 +17,7 @@ from PySide6.QtCore import QLine, QPoint, QRect, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
 
 from app.gui.cell_outline import outline_edges
-from app.gui.games.splt.advice import BEST_RGB, CLUSTER, KIND_RGB, advice_kind, tint_strength
+from app.gui.games.splt.advice import BEST_RGB, CLUSTER, KIND_RGB, advice_kind, split_line, tint_strength
 from app.gui.games.splt.glyphs import Lettering
 from app.gui.games.splt.highlights import Highlight, Kind
 from app.gui.games.splt.layout import BoardLayout
@@ -243,11 +243,12 @@ def paint_preview(painter: QPainter, layout: BoardLayout, box: Box, orientation:
     pen.setCapStyle(Qt.PenCapStyle.FlatCap)
     pen.setDashPattern([max(1.0, layout.cell / 8 / width), max(1.0, layout.cell / 14 / width)])
     painter.setPen(pen)
+    (row, column), _ = split_line(box, orientation)
     if orientation == "H":
-        y = layout.y_edge(box.y + box.h // 2)
+        y = layout.y_edge(row)
         painter.drawLine(rect.left() + 1, y, rect.left() + rect.width(), y)
     else:
-        x = layout.x_edge(box.x + box.w // 2)
+        x = layout.x_edge(column)
         painter.drawLine(x, rect.top() + 1, x, rect.top() + rect.height())
 
 

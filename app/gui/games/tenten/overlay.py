@@ -7,14 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from app.gui.games.tenten.board import FAMILY_COLORS, PLAN, plan_steps
+from app.gui.games.tenten.board import PLAN, piece_color, plan_steps
 from app.gui.overlay_marks import BadgeMark, CellsMark, Mark
 
 PLAN_RGB = (PLAN.red(), PLAN.green(), PLAN.blue())
-
-
-def _rgb(text: str) -> tuple[int, int, int]:
-    return int(text[1:3], 16), int(text[3:5], 16), int(text[5:7], 16)
 
 
 def overlay_marks(game: Any, state: Any, candidates: Sequence[Any]) -> tuple[Mark, ...]:
@@ -27,7 +23,7 @@ def overlay_marks(game: Any, state: Any, candidates: Sequence[Any]) -> tuple[Mar
     badges = []
     for step in plan_steps(game, state, tuple(placements)):
         cells = frozenset(step.cells)
-        marks.append(CellsMark(cells, outline=PLAN_RGB, fill=_rgb(FAMILY_COLORS[step.place.piece]), fill_alpha=0.6,
+        marks.append(CellsMark(cells, outline=PLAN_RGB, fill=piece_color(step.place.piece).getRgb()[:3], fill_alpha=0.6,
                                thick=step.number == 1, dashed=bool(step.reused)))
         row, column = min(step.cells)
         badges.append(BadgeMark((row + 0.5, column + 0.5), str(step.number), PLAN_RGB, best=step.number == 1))
