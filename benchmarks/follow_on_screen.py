@@ -86,7 +86,7 @@ def play_one(display: str, clients: Path, moves: int, pace: int, seed: int, shot
     from playwright.sync_api import sync_playwright
 
     from tests.real_pages import served
-    from tests.x_display import headed_chromium, kibitz_window, on_screen, remember_region
+    from tests.x_display import fresh_game_page, headed_chromium, kibitz_window, on_screen, remember_region
 
     work = Path(tempfile.mkdtemp(prefix="kibitz-follow-"))
     rng = random.Random(seed)
@@ -100,11 +100,7 @@ def play_one(display: str, clients: Path, moves: int, pace: int, seed: int, shot
         stack.callback(playwright.stop)
         browser = headed_chromium(playwright, environment, BROWSER_BOX)
         stack.callback(browser.close)
-        page = browser.new_page(no_viewport=True)
-        page.goto(url + "/index.html")
-        page.evaluate("() => localStorage.clear()")
-        page.reload()
-        page.wait_for_timeout(500)
+        page = fresh_game_page(browser.new_page(no_viewport=True), url + "/index.html", 500)
         history.append((_grid_of(_page_state(page)), 0))
         if region == "board":  # the rectangle a player drags around the page's board, a margin around it
             left, top, box_width, box_height = on_screen(page, ".game-container")

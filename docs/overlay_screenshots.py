@@ -36,6 +36,7 @@ sys.path.insert(0, str(PROJECT))
 from tests.real_pages import clients_dir, served  # noqa: E402
 from tests.x_display import (  # noqa: E402
     Display,
+    fresh_game_page,
     headed_chromium,
     kibitz_window,
     on_screen,
@@ -81,10 +82,7 @@ def open_game(game: str, browser, folder: Path, stack: contextlib.ExitStack):
     page = browser.new_page(no_viewport=True)
     if game == "2048":
         url = stack.enter_context(served(clients_dir() / "2048"))
-        page.goto(url + "/index.html")
-        page.evaluate("() => localStorage.clear()")
-        page.reload()
-        page.wait_for_timeout(600)
+        fresh_game_page(page, url + "/index.html")
         rng = random.Random(26)
         for _ in range(30):
             page.keyboard.press(rng.choice(("ArrowUp", "ArrowLeft", "ArrowLeft", "ArrowDown", "ArrowDown")))

@@ -127,6 +127,16 @@ def headed_chromium(playwright, environment: dict[str, str], box: tuple[int, int
         args=[*LAUNCH_ARGUMENTS, f"--window-position={x},{y}", f"--window-size={width},{height}"])
 
 
+def fresh_game_page(page, url: str, settle_ms: int = 600):
+    """Open ``url`` in ``page`` with the game's saved state cleared (the page keeps it in
+    localStorage): a new game, given ``settle_ms`` to draw."""
+    page.goto(url)
+    page.evaluate("() => localStorage.clear()")
+    page.reload()
+    page.wait_for_timeout(settle_ms)
+    return page
+
+
 def on_screen(page, selector: str) -> tuple[int, int, int, int]:
     """Where the page's element ``selector`` lies on the X screen: x, y, width, height (the page
     lies at the bottom of the browser window, centred)."""

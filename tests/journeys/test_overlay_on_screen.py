@@ -32,6 +32,7 @@ import pytest
 from tests.real_pages import clients_dir, served, unavailable
 from tests.x_display import (
     Display,
+    fresh_game_page,
     headed_chromium,
     kibitz_window,
     on_screen,
@@ -139,11 +140,7 @@ def test_the_arrow_is_drawn_on_the_real_page_and_clicks_and_keys_pass_through(tm
             width = BROWSER_BOX[2]
             browser = headed_chromium(playwright, environment, BROWSER_BOX)
             stack.callback(browser.close)
-            page = browser.new_page(no_viewport=True)
-            page.goto(url + "/index.html")
-            page.evaluate("() => localStorage.clear()")
-            page.reload()
-            page.wait_for_timeout(800)
+            page = fresh_game_page(browser.new_page(no_viewport=True), url + "/index.html", 800)
             page.evaluate("""() => { window.kibitzClicks = 0;
                 document.querySelector('.game-container').addEventListener('mousedown',
                     () => { window.kibitzClicks += 1; }); }""")
