@@ -24,7 +24,7 @@ from app.cli.reporting import report_error
 from app.cli.window import USAGE, add_window_options
 from engines.errors import KibitzInputError
 
-VERBS = ("replay", "convert", "advise", "play", "search", "bench", "read")
+VERBS = ("replay", "convert", "advise", "review", "play", "search", "bench", "read")
 
 DONE, BAD_INPUT, USAGE_ERROR, BUG, STOPPED = 0, 1, 2, 3, 130
 

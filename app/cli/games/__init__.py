@@ -33,13 +33,16 @@ class GamePlug:
       generic work, or, for those that have none, not offered for the game;
     - ``comment``: how a comment line starts in the game's files (to find the first token);
     - ``reading_options(args)``: what the game's sequence reader takes from the options besides
-      the text (HATETRIS: the rules, ``--mild``).
+      the text (HATETRIS: the rules, ``--mild``);
+    - ``review_options(args)``: what the game's reviewer (``advisors.<game>.review.Reviewer``)
+      takes from ``review``'s options (2048: the depth).
     """
 
     options: Mapping[str, AddOptions] = dataclasses.field(default_factory=dict)
     work: Mapping[str, Work] = dataclasses.field(default_factory=dict)
     comment: str = "#"
     reading_options: Callable[[argparse.Namespace], dict[str, Any]] = lambda args: {}
+    review_options: Callable[[argparse.Namespace], dict[str, Any]] = lambda args: {}
 
 
 NO_PLUG = GamePlug()

@@ -145,7 +145,15 @@ def advise(game, args) -> int:
     return 0
 
 
+def add_review_options(group) -> None:
+    from advisors.destructo.review import DEFAULT_WIDTH, MAX_WIDTH
+
+    group.add_argument("--width", type=whole_number(1, MAX_WIDTH), default=DEFAULT_WIDTH,
+                       help=f"beam width of the line values, 1 to {MAX_WIDTH:,} (default {DEFAULT_WIDTH})")
+
+
 PLUG = GamePlug(
-    options={"advise": add_advise_options, "play": add_play_options},
+    options={"advise": add_advise_options, "play": add_play_options, "review": add_review_options},
     work={"advise": advise, "play": play},
+    review_options=lambda args: {"width": args.width},
 )

@@ -103,7 +103,15 @@ def play(game, args) -> int:
     return 0
 
 
+def add_review_options(group) -> None:
+    from advisors.g2048.review import DEFAULT_DEPTH
+
+    group.add_argument("--depth", type=whole_number(1, MAX_DEPTH), default=DEFAULT_DEPTH,
+                       help=f"expectimax depth of the review, 1 to {MAX_DEPTH} (default {DEFAULT_DEPTH})")
+
+
 PLUG = GamePlug(
-    options={"advise": add_budget_options, "play": add_play_options},
+    options={"advise": add_budget_options, "play": add_play_options, "review": add_review_options},
     work={"advise": advise, "play": play},
+    review_options=lambda args: {"depth": args.depth},
 )

@@ -303,7 +303,15 @@ def bench(game, args) -> int:
     return 0
 
 
+def add_review_options(group) -> None:
+    group.add_argument("--rollouts", action="store_true",
+                       help="also play a greedy game after the played and after the best split (playAssist's "
+                       "\"Default Algorithm Record\"; a few milliseconds each)")
+
+
 PLUG = GamePlug(
-    options={"advise": add_advise_options, "search": add_search_options, "bench": add_bench_options},
+    options={"advise": add_advise_options, "search": add_search_options, "bench": add_bench_options,
+             "review": add_review_options},
     work={"advise": advise, "search": search, "bench": bench},
+    review_options=lambda args: {"rollouts": args.rollouts},
 )

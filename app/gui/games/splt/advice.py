@@ -23,10 +23,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from advisors.splt.predictors import FLOOR
-from advisors.splt.search import Search, Settings
+from advisors.splt.search import greedy_rollout_length
 from app.gui.games import CandidateColumn
 from engines import Game
-from engines.contract import Line
 from engines.splt import Box, Move, PointBlocksCreated, State
 
 BEST = "best"
@@ -148,15 +147,6 @@ COLUMNS = (
 
 
 # -- greedy rollout --------------------------------------------------------------------------------
-def greedy_rollout_length(state: State) -> int:
-    """The split count at the end of a greedy game (highest weight, lowest index on ties) played
-    from ``state``, as playAssist printed after every move ("Default Algorithm Record: 534" on the
-    empty board). One game of the numba search kernel: a few milliseconds."""
-    search = Search.start_from(Settings.for_player("greedy"), Line(state, ()), stack_capacity=1)
-    search.advance(1)
-    return search.snapshot().best_splits
-
-
 def rollout_text(state: State) -> str:
     """The advisor summary's extra words, e.g. ``greedy from here: 1085 splits (+79)``."""
     end = greedy_rollout_length(state)
