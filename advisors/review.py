@@ -83,7 +83,8 @@ class Thresholds:
         return GOOD
 
     def amount(self, measured: float) -> str:
-        return f"{measured:.0%}" if self.relative else f"{measured:g} {self.unit}"
+        # a share to three figures: 2048's inaccuracy starts at 0.5 %, which a whole percent shows as 0 %
+        return f"{measured * 100:.3g}%" if self.relative else f"{measured:g} {self.unit}"
 
     def describe(self) -> str:
         """``inaccuracy ≥ 10 weight, mistake ≥ 30 weight, blunder ≥ 80 weight``."""
@@ -204,11 +205,11 @@ def reviewer_for(short_name: str, **options: Any) -> Reviewer:
     return importlib.import_module(module).Reviewer(**options)
 
 
-def thresholds_of(short_name: str) -> Thresholds:
+def reviewer_module(short_name: str):
+    """The module of a game's reviewer (its ``Reviewer``, ``THRESHOLDS`` and ``OPTIONS``: the
+    window's controls for the reviewer's options); None for a game without one."""
     module = _REVIEWER_MODULES.get(short_name)
-    if module is None:
-        raise NotationError(f"Kibitz cannot review {short_name!r} games yet")
-    return importlib.import_module(module).THRESHOLDS
+    return None if module is None else importlib.import_module(module)
 
 
 def review_move(game: Game, reviewer: Reviewer, state: Any, move: Any, number: int) -> MoveReview:

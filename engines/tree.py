@@ -41,6 +41,9 @@ class Node:
     children: list[Node] = dataclasses.field(default_factory=list)
     label: str = ""  # shown beside the move, e.g. "best of ParanoidPlay: 1,234 splits"
     last_visited: Node | None = None  # the child forward() goes to
+    # What a review of a line said of this move (advisors.review.MoveReview: anything with a
+    # to_dict() giving JSON-friendly data); saved with the tree.
+    review: Any = None
     move_number: int = dataclasses.field(init=False)  # moves from the start (0 at the root)
 
     def __post_init__(self) -> None:
@@ -75,10 +78,13 @@ class Change(enum.Enum):
     REMOVED = "removed"  # a subtree was removed (node: its former parent)
     REORDERED = "reordered"  # children were reordered (node: the node promoted)
     LABEL = "label"  # a node's label changed
+    REVIEW = "review"  # reviews were set on nodes (node: the last node of the line reviewed)
     RESET = "reset"  # everything changed (new start position, loaded tree)
 
 
 Listener = Callable[[Change, Node], None]
+#: Reads one saved review back: (data, source, where) -> the review; a NotationError if damaged.
+ReviewReader = Callable[[Any, "str | None", str], Any]
 
 
 class MoveTree:
@@ -279,6 +285,16 @@ class MoveTree:
             node.label = label
             self._notify(Change.LABEL, node)
 
+    def set_reviews(self, reviews: Iterable[tuple[Node, Any]], last: Node | None = None) -> None:
+        """Put each review on its node (None clears it); one REVIEW change for them all, naming
+        ``last`` (default: the last node given)."""
+        changed = None
+        for node, review in reviews:
+            node.review = review
+            changed = node
+        if changed is not None:
+            self._notify(Change.REVIEW, last or changed)
+
     def promote(self, node: Node | None = None) -> bool:
         """Make the line through ``node`` (default: the current one) the main line: at every
         step from the root it becomes the first child. False if it already is."""
@@ -342,28 +358,37 @@ class MoveTree:
             order[node.id] = len(rows)
             rows.append([order[node.parent.id], self.game.move_text(node.move), node.label])
         current = order[self.current.id]
-        return {
+        data = {
             "version": FORMAT_VERSION,
             "game": self.game.short_name,
             "start": self.game.board_text(self.root.state),
             "nodes": rows,
             "current": current,
         }
+        reviews = [[order[node.id], node.review.to_dict()] for node in self.nodes()
+                   if node.parent is not None and node.review is not None]
+        if reviews:  # optional: a Kibitz without reviews reads the tree and leaves them out
+            data["reviews"] = reviews
+        return data
 
     def to_json(self) -> str:
         """The text of a move-tree file: :meth:`to_dict` as JSON."""
         return json.dumps(self.to_dict(), separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, game: Game, text: str, source: str | None = None) -> MoveTree:
+    def from_json(cls, game: Game, text: str, source: str | None = None,
+                  read_review: ReviewReader | None = None) -> MoveTree:
         """Rebuild a tree from a move-tree file's text (:meth:`to_json`): JSON with bounded nesting
         and only finite numbers, then :meth:`from_dict`."""
-        return cls.from_dict(game, load_json(text, source), source)
+        return cls.from_dict(game, load_json(text, source), source, read_review)
 
     @classmethod
-    def from_dict(cls, game: Game, data: Any, source: str | None = None) -> MoveTree:
+    def from_dict(cls, game: Game, data: Any, source: str | None = None,
+                  read_review: ReviewReader | None = None) -> MoveTree:
         """Rebuild a tree saved by :meth:`to_dict`, replaying every move with the rules. Anything
-        wrong raises :class:`NotationError` (or the rules' error) naming ``source`` and the move."""
+        wrong raises :class:`NotationError` (or the rules' error) naming ``source`` and the move.
+        Saved reviews are read back with ``read_review(data, source, where)`` (which raises a
+        NotationError for a damaged one); without it they are left out."""
 
         def fail(reason: str, **where: Any) -> NotationError:
             return NotationError(reason, source=source, **where)
@@ -406,6 +431,21 @@ class MoveTree:
             made.append(node)
         if not -1 <= current < len(made):
             raise fail(f"current node {current} is not in the tree")
+        reviews = data.get("reviews", [])
+        if read_review is not None:
+            if not isinstance(reviews, list):
+                raise fail(f"'reviews' must be a list of [node, review], not {shown(reviews)}")
+            for item in reviews:
+                if not isinstance(item, list) or len(item) != 2 or not _is_whole(item[0]) or not 0 <= item[0] < len(made):
+                    raise fail(f"a review must be [node in the tree, review], got {shown(item, 80)}")
+                node = made[item[0]]
+                review = read_review(item[1], source, f"the review of node {item[0]} (move {node.move_number})")
+                if getattr(review, "move", None) != game.move_text(node.move) or getattr(
+                        review, "number", None) != node.move_number:
+                    raise fail(f"the review of node {item[0]} is for move {getattr(review, 'number', '?')} "
+                               f"{getattr(review, 'move', '?')!r}, but the node is move {node.move_number} "
+                               f"{game.move_text(node.move)!r}")
+                node.review = review
         tree.go_to(tree.root if current < 0 else made[current])
         return tree
 

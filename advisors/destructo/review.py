@@ -23,6 +23,8 @@ THRESHOLDS = Thresholds(
 DEFAULT_WIDTH = 64
 MAX_WIDTH = 5000
 CLICK_POINTS = "points of the click"
+#: The window's controls: field -> (label, tooltip, lowest, highest).
+OPTIONS = {"width": ("Beam width", "Width of the beam that values each click's line to the end of the level", 1, 2000)}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -24,6 +24,8 @@ THRESHOLDS = Thresholds(
 
 DEFAULT_DEPTH = 3
 SEARCH_DEPTH = "depth"
+#: The window's controls: field -> (label, tooltip, lowest, highest).
+OPTIONS = {"depth": ("Depth", "Expectimax depth (player moves) of the review", 1, 8)}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -30,6 +30,9 @@ DEFAULT_BEAM_WIDTH = 16
 DEFAULT_BEAM_DEPTH = 24
 MAX_BEAM_WIDTH = 10_000
 MAX_BEAM_DEPTH = 1_000
+#: The window's controls: field -> (label, tooltip, lowest, highest).
+OPTIONS = {"beam_width": ("Beam width", "Width of the beam run after the played and the best placement (0: off)", 0, 1000),
+           "beam_depth": ("Beam depth", "Pieces the beam looks ahead", 1, 200)}
 BEAM_PLAYED = "beam lines after played"
 BEAM_BEST = "beam lines after best"
 

@@ -23,6 +23,9 @@ THRESHOLDS = Thresholds(
     meaning="reference weights of the same position (spec 3.3): under 3 is a close call ParanoidPlay tries both "
             "ways; 10 is more than any single small term; 100 is a stack's timing or a cluster thrown away")
 
+#: The window's controls for the options: field -> (label, tooltip).
+OPTIONS = {"rollouts": ("Greedy rollouts", "Also play a greedy game after the played and the best split (playAssist's \"Default Algorithm Record\")")}
+
 ROLLOUT_PLAYED = "greedy after played"
 ROLLOUT_BEST = "greedy after best"
 PLAYED_INDEX = "played box"

@@ -24,6 +24,7 @@ THRESHOLDS = Thresholds(
             "placed costs 10,000 a piece)")
 
 PLAN_LENGTH = "pieces in the best plan"
+OPTIONS: dict = {}
 
 
 @dataclasses.dataclass(frozen=True)

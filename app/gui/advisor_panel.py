@@ -203,6 +203,7 @@ class AdvisorPanel(QWidget):
         self._hovered_row: int | None = None
         self._search_name: str | None = None
         self._search_running = False
+        self.withheld = ""  # training: why the candidates are not shown ("" when they are)
 
         self._build()
         self._show_search_buttons(running=False, can_continue=False)
@@ -402,7 +403,7 @@ class AdvisorPanel(QWidget):
         if self.game is None:
             raise RuntimeError("AdvisorPanel.show_candidates before set_game")
         self._state = state
-        self._candidates = list(candidates)
+        self._candidates = [] if self.withheld else list(candidates)
         had_hover = self._hovered_row is not None
         self._hovered_row = None
 
@@ -425,12 +426,24 @@ class AdvisorPanel(QWidget):
         self._rows = _Rows(texts, tooltips, colors)
         self._fill_table()
 
-        self._start_rollout(state)
+        if self.withheld:  # the rollout would tell the best move's worth
+            self._rollout_token += 1
+            self._rollout_pending = False
+            self.rollout_label.setText("")
+        else:
+            self._start_rollout(state)
         self._update_summary()
+        if self.withheld:
+            self.summary_label.setText(self.withheld)
         self._update_detail()
         if had_hover:
             self.candidate_hovered.emit(None)
         self.candidates_shown.emit(list(self._candidates))
+
+    def withhold(self, reason: str) -> None:
+        """Training: show no candidate, only ``reason``, until called with "" (the next
+        :meth:`show_candidates` applies it)."""
+        self.withheld = reason
 
     def clear_candidates(self) -> None:
         """Empty the table (e.g. while a position is being edited)."""

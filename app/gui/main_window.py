@@ -45,6 +45,7 @@ from app.gui.advice_overlay import OPACITIES, OverlayController
 from app.gui.capture import CaptureController
 from app.gui.games import GameUi, ui_for
 from app.gui.preparation import KernelPreparation
+from app.gui.review import ReviewController
 from app.gui.score_graph import ScoreGraph
 from app.gui.search_runner import SearchRunner
 from app.gui.sequence_editor import SequenceEditor
@@ -198,6 +199,10 @@ class MainWindow(QMainWindow):
         # screen capture, reading and follow mode (it must exist before an analysis is shown)
         self.capture = CaptureController(self, self._settings)
         self.advice_overlay = OverlayController(self, self.capture, self._settings)
+        # reviews of whole lines, the Review panel and training
+        self.review = ReviewController(self, self._settings)
+        self.review.finished.connect(lambda text: self.show_message(text))
+        self.review.started.connect(lambda: (self.review_dock.show(), self.review_dock.raise_()))
 
         self._create_actions()
         self._create_menus()
@@ -282,7 +287,9 @@ class MainWindow(QMainWindow):
             *self.play_candidate_actions, self.copy_action, self.paste_action, self.edit_board_action,
             self.start_search_action, self.stop_search_action, self.continue_search_action, self.capture_action,
             self.recapture_action, self.follow_action, self.overlay_action, self.open_image_action,
-            self.paste_image_action,
+            self.paste_image_action, self.review_action, self.next_mistake_action, self.previous_mistake_action,
+            self.training_action, self.export_review_action, self.export_review_json_action,
+            self.import_review_action,
         ]
 
     def is_preparing(self) -> bool:
@@ -367,6 +374,15 @@ class MainWindow(QMainWindow):
         self.start_search_action = a("&Start search from here", ["Ctrl+R"], self.start_search, "Start the long search from the current move")
         self.stop_search_action = a("S&top search", ["Ctrl+."], self.stop_search, "Stop the long search (it can be continued)")
         self.continue_search_action = a("C&ontinue search", ["Ctrl+Shift+R"], self.continue_search, "Continue the last search of this analysis")
+        review = self.review
+        self.review_action = a("&Review this line", ["Ctrl+L"], review.start, "Review every move of the line through this move: its loss against the advisor's best, and the mistakes")
+        self.next_mistake_action = a("Next &mistake", ["Ctrl+Down"], lambda: review.go_to_mistake(1) or self.show_message("No flagged move after this one in the reviewed line", TURN_MESSAGE_MILLISECONDS), "Go to the next inaccuracy, mistake or blunder of the reviewed line")
+        self.previous_mistake_action = a("Previous m&istake", ["Ctrl+Up"], lambda: review.go_to_mistake(-1) or self.show_message("No flagged move before this one in the reviewed line", TURN_MESSAGE_MILLISECONDS), "Go to the previous inaccuracy, mistake or blunder of the reviewed line")
+        self.training_action = a("&Training: hide the best move", ["Ctrl+T"], lambda: self.set_training(self.training_action.isChecked()), "Hide the advisor's choice at a position until you have chosen your move there; your move is then reviewed")
+        self.training_action.setCheckable(True)
+        self.export_review_action = a("Export review as &CSV…", [], lambda: review.export("csv"), "Write the reviewed moves of this line as a CSV table")
+        self.export_review_json_action = a("Export review as &JSON…", [], lambda: review.export("json"), "Write the line and its reviewed moves as JSON (Import review reads it back)")
+        self.import_review_action = a("&Import review…", [], lambda: review.import_file(add_line=self._tree_for_review), "Read a review JSON file: its line joins the tree with its reviews")
         capture = self.capture
         self.capture_action = a("Capture &board…", ["Ctrl+Shift+C"], capture.capture_board, "Drag a rectangle around the real game's board on a frozen screenshot and read it")
         self.recapture_action = a("&Re-capture", ["F6"], capture.recapture, "Read the board again from the region last captured for this game")
@@ -404,7 +420,9 @@ class MainWindow(QMainWindow):
         menu = self.menuBar().addMenu("&Moves")
         for action in (self.undo_action, self.redo_action, self.previous_variation_action, self.next_variation_action,
                        self.start_action, self.end_action, None, self.promote_action, self.delete_action, None,
-                       self.play_best_action):
+                       self.play_best_action, None, self.review_action, self.next_mistake_action,
+                       self.previous_mistake_action, self.training_action, None, self.export_review_action,
+                       self.export_review_json_action, self.import_review_action):
             menu.addSeparator() if action is None else menu.addAction(action)
         menu = self.menuBar().addMenu("&Capture")
         for action in (self.capture_action, self.recapture_action, self.follow_action, self.overlay_action, None,
@@ -501,6 +519,10 @@ class MainWindow(QMainWindow):
         self.sequence_editor.line_applied.connect(self.apply_line)
         self.sequence_editor.continue_search_requested.connect(self.search_line)
         self.sequence_dock = self._dock("Sequence", "sequenceDock", self.sequence_editor, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.review_dock = self._dock("Review", "reviewDock", self.review.panel, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.review_dock.visibilityChanged.connect(lambda shown: shown and self.review.panel.refresh())
+        self.tabifyDockWidget(self.sequence_dock, self.review_dock)
+        self.sequence_dock.raise_()
         self.splitDockWidget(self.advisor_dock, self.tree_dock, Qt.Orientation.Horizontal)
 
     def _create_status_bar(self) -> None:
@@ -550,6 +572,7 @@ class MainWindow(QMainWindow):
         if compact:  # what compact shows does not depend on what was saved
             self.tree_dock.hide()
             self.sequence_dock.hide()
+            self.review_dock.hide()
             self.advisor_dock.show()
             if self.dockWidgetArea(self.advisor_dock) != Qt.DockWidgetArea.BottomDockWidgetArea:
                 self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.advisor_dock)
@@ -711,6 +734,7 @@ class MainWindow(QMainWindow):
         self.advisor_dock.setVisible(True)
         self.tree_dock.setVisible(not compact)
         self.sequence_dock.setVisible(not compact)
+        self.review_dock.setVisible(not compact)
         if compact:
             self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.advisor_dock)
         else:
@@ -785,6 +809,7 @@ class MainWindow(QMainWindow):
         self.board.show_position(self.state)
         self._shown = analysis.tree.current
         self._update_search_panel()
+        self.review.panel.refresh()
         self.show_message("")
         self._refresh()
         self.capture.analysis_shown()
@@ -878,17 +903,40 @@ class MainWindow(QMainWindow):
         words it, goes to the status bar."""
         if move is None:
             return False
+        training = self.review.withholds(self.tree.current)
         try:
-            self.tree.play(move)
+            node = self.tree.play(move)
         except ValueError as error:  # IllegalMoveError, or a move the game cannot read
             self.show_message(f"Cannot play {self.game.move_text(move)}: {error}")
             return False
+        if training:
+            self.review.judge_played(node)
         return True
+
+    def set_training(self, on: bool) -> None:
+        """Training on or off (Moves ▸ Training): see :mod:`app.gui.review`."""
+        self.review.set_training(on)
+        self.training_action.setChecked(on)
+        self._refresh()
+        self.show_message("Training: the advisor's choice shows once you have chosen your move" if on
+                          else "Training off", TURN_MESSAGE_MILLISECONDS)
+
+    def _tree_for_review(self, loaded) -> MoveTree:
+        """The tree an imported review's line joins: this one when it is the same game from the
+        same start, else a new analysis."""
+        if loaded.game == self.game.short_name and loaded.line.start == self.tree.root.state:
+            return self.tree
+        game = GAMES[loaded.game]
+        analysis = Analysis(self._new_name(game, "review"), MoveTree(game, loaded.line.start))
+        self._add_analysis(analysis)
+        return analysis.tree
 
     def play_best(self) -> None:
         self.play_candidate(0)
 
     def play_candidate(self, place: int) -> None:
+        if self.advisor_panel.withheld:  # training: the player chooses
+            return
         if 0 <= place < len(self.candidates):
             self.play(self.candidates[place].move)
 
@@ -936,8 +984,9 @@ class MainWindow(QMainWindow):
             self._shown = current
             self._refresh_timer.stop()
             self._refresh()
-        else:  # the position is the same: one refresh once the event loop is free is enough
+        elif change is not Change.REVIEW:  # the position is the same: one refresh once the event loop is free
             self._refresh_timer.start(0)
+        self.review.tree_changed(change)
         self._schedule_save()
 
     _shown: Node | None = None
@@ -1252,6 +1301,9 @@ class MainWindow(QMainWindow):
         self.delete_action.setEnabled(current.parent is not None)
         self._rank_token += 1
         self._followed_rank_timer.stop()
+        self.advisor_panel.withhold(
+            f"Training: choose your {self.ui.move_noun}; the advisor's choice shows once you have (Ctrl+T ends training)"
+            if self.review.withholds(current) else "")
         if self.ui.rank is not None and self.ui.rank_off_thread:
             self._rank_in_background(state, wait_for_pause=self.capture.is_following())
         else:

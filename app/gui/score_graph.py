@@ -7,6 +7,10 @@ leaves the main line. Small ticks under the axis show where variations leave the
 An optional second, faint series on its own scale (for SPL-T: how many splits are available
 after each move, see :func:`legal_move_count`) shades the bottom of the plot.
 
+Once moves of the main line are reviewed (Moves ▸ Review this line), a strip of loss bars runs
+under the axis: one bar per flagged move, as tall as its class (inaccuracy, mistake, blunder) and
+in its class colour; a click on a bar, as anywhere on the graph, goes to that move.
+
 Hovering shows "move N · score S"; clicking (or dragging) goes to that move of the main line.
 The graph follows the tree like the move list: it recomputes its points when the tree changes
 and only draws them when painting.
@@ -36,6 +40,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from advisors.review import BLUNDER, GOOD, INACCURACY, MISTAKE
+from app.gui.review_style import class_color
 from app.gui.tree_view import mix
 from engines.contract import Game
 from engines.tree import Change, MoveTree, Node
@@ -46,6 +52,10 @@ KEEP: Any = object()  # set_tree: keep the series given before
 MARGIN_TOP = 10
 MARGIN_RIGHT = 12
 MARGIN_BOTTOM = 20
+MINIMUM_HEIGHT = 90
+LOSS_STRIP = 16  # the loss bars' strip under the axis, when the main line has reviewed moves
+#: A bar's height in the strip, per class (a move worth less than the best but not flagged: a hair).
+LOSS_BAR_SHARE = {GOOD: 0.12, INACCURACY: 0.45, MISTAKE: 0.75, BLUNDER: 1.0}
 SECONDARY_SHARE = 0.28  # of the plot's height, for the faint second series
 
 
@@ -96,7 +106,7 @@ class ScoreGraph(QWidget):
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        self.setMinimumHeight(90)
+        self.setMinimumHeight(MINIMUM_HEIGHT)
         self.tree: MoveTree | None = None
         self.game: Game | None = None
         self._value = value
@@ -110,6 +120,7 @@ class ScoreGraph(QWidget):
         self._main_values: list[float] = []
         self._main_secondary: list[float] = []
         self._branches: list[int] = []  # main-line moves after which a variation leaves it
+        self._losses: list[tuple[int, str]] = []  # (move number, class) of the main line's reviewed moves
         self._line: list[Node] = []  # the current node's line from where it leaves the main line
         self._line_values: list[float] = []
         self._hover: int | None = None
@@ -126,6 +137,7 @@ class ScoreGraph(QWidget):
         self._main_points = QPolygonF()
         self._line_points = QPolygonF()
         self._secondary_path = QPainterPath()  # data coordinates too, rebuilt with the scale
+        self._reviewed = False
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
         return QSize(360, 170)
@@ -168,6 +180,14 @@ class ScoreGraph(QWidget):
     def _tree_changed(self, change: Change, node: Node) -> None:
         if change is Change.LABEL:
             return
+        if change is Change.REVIEW:
+            had = bool(self._losses)
+            self._read_losses()
+            if had != bool(self._losses):
+                self._layout()  # the strip comes or goes
+            else:
+                self.update()
+            return
         if change is Change.CURRENT:
             had_line = bool(self._line)
             self._read_current_line()
@@ -203,6 +223,7 @@ class ScoreGraph(QWidget):
         points it had (playing on at the end of a long line costs only the new moves)."""
         if self.tree is None:
             self._main, self._main_ids, self._main_values, self._main_secondary, self._branches = [], set(), [], [], []
+            self._losses, self._reviewed = [], False
             self._main_points = QPolygonF()
             return
         main = self.tree.main_line()
@@ -224,6 +245,15 @@ class ScoreGraph(QWidget):
         for node, value in zip(added, values):
             points.append(QPointF(node.move_number, value))
         self._branches = [node.move_number for node in main if len(node.children) > 1]
+        self._read_losses()
+
+    def _read_losses(self) -> None:
+        self._losses = [(node.move_number, node.review.classification) for node in self._main
+                        if node.review is not None and node.review.loss > 0]
+        reviewed = any(node.review is not None for node in self._main)
+        if reviewed != self._reviewed:  # the strip needs its own room, not the plot's
+            self._reviewed = reviewed
+            self.setMinimumHeight(MINIMUM_HEIGHT + (LOSS_STRIP if reviewed else 0))
 
     def _read_current_line(self) -> None:
         """The current node's line from where it leaves the main line (empty when it is on it)."""
@@ -266,7 +296,7 @@ class ScoreGraph(QWidget):
             label_width + 10,
             MARGIN_TOP,
             max(1.0, self.width() - label_width - 10 - MARGIN_RIGHT),
-            max(1.0, self.height() - MARGIN_TOP - MARGIN_BOTTOM),
+            max(1.0, self.height() - MARGIN_TOP - MARGIN_BOTTOM - (LOSS_STRIP if self._reviewed else 0)),
         )
         plot = self._plot
         self._to_widget = QTransform(
@@ -344,7 +374,33 @@ class ScoreGraph(QWidget):
         text = f"move {number} · {self.value_name} {self._format(self._main_values[number])}"
         if self._main_secondary and self.secondary_name:
             text += f" · {self._format(self._main_secondary[number])} {self.secondary_name}"
+        review = self._main[number].review
+        if review is not None:
+            text += f" · {review.classification}{' ' + review.symbol if review.symbol else ''}"
+            if review.loss > 0:
+                text += f", loss {review.loss:,.1f} (best {review.best})"
         return text
+
+    def loss_strip(self) -> QRectF:
+        """Where the loss bars are drawn (empty when no move of the main line is reviewed)."""
+        if not self._reviewed:
+            return QRectF()
+        return QRectF(self._plot.left(), self.height() - LOSS_STRIP, self._plot.width(), LOSS_STRIP - 2)
+
+    def loss_bars(self) -> list[tuple[int, str, QRectF]]:
+        """(move number, class, rectangle) of every loss bar, as drawn."""
+        strip = self.loss_strip()
+        if strip.isEmpty():
+            return []
+        width = max(2.0, min(6.0, self._plot.width() / max(1, self._x_max) * 0.8))
+        bars = []
+        for number, classification in self._losses:
+            height = strip.height() * LOSS_BAR_SHARE.get(classification, 0.0)
+            if height <= 0:
+                continue
+            x = self.x_for_move(number)
+            bars.append((number, classification, QRectF(x - width / 2, strip.bottom() - height, width, height)))
+        return bars
 
     # -- mouse ------------------------------------------------------------------------------
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt name)
@@ -459,6 +515,15 @@ class ScoreGraph(QWidget):
             painter.setPen(cosmetic(off, 1.4, Qt.PenStyle.DashLine))
             painter.drawPolyline(self._line_points)
         painter.restore()
+        # the loss bars, under the axis labels
+        strip = self.loss_strip()
+        if not strip.isEmpty():
+            painter.setPen(QPen(grid, 1))
+            painter.drawLine(QPointF(strip.left(), strip.bottom() + 0.5), QPointF(strip.right(), strip.bottom() + 0.5))
+            painter.setPen(Qt.PenStyle.NoPen)
+            for _, classification, rect in self.loss_bars():
+                painter.setBrush(class_color(classification, dark) or muted)
+                painter.drawRect(rect)
         # where variations leave the main line (the current one's in the marker's colour)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(muted)

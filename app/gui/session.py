@@ -18,6 +18,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from advisors.review import MoveReview
 from engines import GAMES, KibitzInputError, NotationError
 from engines.files import write_text_atomic
 from engines.limits import read_json, shown
@@ -177,7 +178,7 @@ class SessionStore:
         game_name = entry["tree"].get("game")
         if not isinstance(game_name, str) or game_name not in GAMES:
             raise NotationError(f"unknown game {shown(game_name)}", source=source)
-        tree = MoveTree.from_dict(GAMES[game_name], entry["tree"], source=source)
+        tree = MoveTree.from_dict(GAMES[game_name], entry["tree"], source=source, read_review=MoveReview.from_dict)
         name = entry.get("name") if isinstance(entry.get("name"), str) else "analysis"
         file = entry.get("file") if isinstance(entry.get("file"), str) else None
         folder = entry.get("search_folder") if isinstance(entry.get("search_folder"), str) else None

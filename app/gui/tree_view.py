@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.gui.review_style import class_color, mark_of
 from engines.contract import Game
 from engines.tree import Change, MoveTree, Node
 
@@ -152,7 +153,8 @@ class MoveTreeModel(QAbstractListModel):
         if row.variation:
             return self.variation_text(row.segment)
         node = row.node
-        text = f"{node.move_number}. {self.move_text(node)} {self.score_text(node)}"
+        mark = mark_of(node.review)
+        text = f"{node.move_number}. {self.move_text(node)}{' ' + mark if mark else ''} {self.score_text(node)}"
         return f"{text} {LABEL_MARK} {node.label}" if node.label else text
 
     # -- finding rows -----------------------------------------------------------------------
@@ -230,8 +232,13 @@ class MoveTreeModel(QAbstractListModel):
             return self.move_text(node)
         if role == CURRENT_ROLE:
             return node is self.tree.current
-        if role == Qt.ItemDataRole.ToolTipRole and node.label:
-            return f"{LABEL_MARK} {node.label}"
+        if role == Qt.ItemDataRole.ToolTipRole and (node.label or node.review is not None):
+            parts = [f"{LABEL_MARK} {node.label}"] if node.label else []
+            if node.review is not None:
+                review = node.review
+                parts.append(f"review: {review.classification}{' ' + review.symbol if review.symbol else ''}, "
+                             f"loss {review.loss:,.1f} (best {review.best})")
+            return "\n".join(parts)
         return None
 
     # -- following the tree -----------------------------------------------------------------
@@ -675,6 +682,16 @@ class _RowDelegate(QStyledItemDelegate):
         move_width = painter.fontMetrics().horizontalAdvance(move)
         painter.setPen(colors.text if current or row.level == 0 else colors.variation_text)
         painter.drawText(QRect(move_left, rect.top(), max(0, room), rect.height()), middle, move)
+        mark = mark_of(node.review)
+        if mark and room - move_width > 16:  # the review's symbol, bold, in its class colour
+            mark_font = QFont(option.font)
+            mark_font.setBold(True)
+            painter.setFont(mark_font)
+            painter.setPen(class_color(node.review.classification, colors.base.lightness() < 128) or colors.text)
+            painter.drawText(QRect(move_left + move_width + 3, rect.top(), room - move_width - 3, rect.height()),
+                             middle, mark)
+            move_width += 3 + painter.fontMetrics().horizontalAdvance(mark)
+            painter.setFont(font)
         if node.label and room - move_width > 36:
             label_font = QFont(option.font)
             label_font.setItalic(True)
@@ -831,6 +848,10 @@ class MoveTreeView(QWidget):
             return
         if change is Change.LABEL:
             model.node_relabelled(node)
+            return
+        if change is Change.REVIEW:  # marks changed, rows did not
+            if model.rows:
+                model.dataChanged.emit(model.index(0, 0), model.index(len(model.rows) - 1, 0))
             return
         if change is Change.ADDED:
             model.node_added(node)

@@ -150,10 +150,10 @@ def test_any_failure_while_reading_an_analysis_keeps_the_others(tmp_path, record
     written = store.path.read_bytes()
     rebuild = MoveTree.from_dict
 
-    def fail_on_the_second(game, data, source=None):
+    def fail_on_the_second(game, data, source=None, read_review=None):
         if source.endswith("analysis 2"):
             raise RuntimeError("a kernel failed")
-        return rebuild(game, data, source)
+        return rebuild(game, data, source, read_review)
 
     monkeypatch.setattr(MoveTree, "from_dict", staticmethod(fail_on_the_second))
     loaded = store.load()
