@@ -19,6 +19,7 @@ import importlib
 import io
 import json
 import math
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
@@ -407,3 +408,50 @@ def _plural(name: str, count: int) -> str:
     if count == 1:
         return name
     return name[:-1] + "ies" if name.endswith("y") else name + "s"
+
+
+def review_in_process(game_name: str, start_text: str, move_texts: Sequence[str], options: Mapping[str, Any],
+                      skip: Sequence[int], connection: Any, stop: Any) -> None:
+    """One review for a process other than the window's: the line comes as text, progress and
+    the rows go back through ``connection`` as ("progress", done, total) and, last, ("done", rows,
+    stopped, error text or ""); ``stop`` (an Event) ends it between two moves, keeping the rows so
+    far. No Qt here: the window's process keeps its GIL to itself."""
+    from engines import GAMES
+
+    rows: list[MoveReview] = []
+    error = ""
+    try:
+        game = GAMES[game_name]
+        state = game.parse_board(start_text)
+        moves = []
+        for text in move_texts:
+            move = game.parse_move(text)
+            state = game.play(state, move).state
+            moves.append(move)
+        line = Line(game.parse_board(start_text), tuple(moves))
+        reviewer = reviewer_for(game_name, **options)
+        last = [0.0]
+
+        def progress(done: int, total: int) -> None:
+            now = time.perf_counter()
+            if done == total or now - last[0] >= 0.1:
+                last[0] = now
+                connection.send(("progress", done, total))
+
+        rows = review_line(game, reviewer, line, progress, stop.is_set, skip)
+    except Exception as failure:  # noqa: BLE001 - reported to the window, which shows it
+        error = f"{type(failure).__name__}: {failure}"
+    connection.send(("done", rows, stop.is_set(), error))
+
+
+def review_worker(jobs: Any, connection: Any, stop: Any) -> None:
+    """The window's review process: takes one job after another from ``jobs`` (the arguments of
+    :func:`review_in_process` before the connection) until None or the window's end."""
+    while True:
+        try:
+            job = jobs.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        review_in_process(*job, connection, stop)

@@ -520,7 +520,7 @@ class MainWindow(QMainWindow):
         self.sequence_editor.continue_search_requested.connect(self.search_line)
         self.sequence_dock = self._dock("Sequence", "sequenceDock", self.sequence_editor, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.review_dock = self._dock("Review", "reviewDock", self.review.panel, Qt.DockWidgetArea.BottomDockWidgetArea)
-        self.review_dock.visibilityChanged.connect(lambda shown: shown and self.review.panel.refresh())
+        self.review_dock.visibilityChanged.connect(lambda shown: shown and (self.review.prepare(), self.review.panel.refresh()))
         self.tabifyDockWidget(self.sequence_dock, self.review_dock)
         self.sequence_dock.raise_()
         self.splitDockWidget(self.advisor_dock, self.tree_dock, Qt.Orientation.Horizontal)

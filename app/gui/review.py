@@ -1,7 +1,9 @@
 """Reviewing a line in the window: Moves ▸ Review this line, the Review panel, the marks it leaves.
 
 :class:`ReviewController` runs the game's reviewer (``advisors.<game>.review``) over the line
-through the current move in a worker thread, with a progress bar and Cancel; each row is put on
+through the current move in a process of its own (a thread would share the GIL with the window,
+and a paint calling back into Python waited for it: stalls of 40-60 ms were measured), with a
+progress bar and Cancel; each row is put on
 its move's node (``Node.review``), so the move list and the score graph mark it, the session saves
 it and reopening shows it at once. Rows computed with other settings than the panel's current ones
 are stale: shown muted and reviewed again by the next review. Moves already reviewed with the
@@ -18,7 +20,7 @@ has chosen a move there; the move chosen is reviewed at once and its class said.
 from __future__ import annotations
 
 import dataclasses
-import gc
+import multiprocessing
 import threading
 import time
 from collections.abc import Callable
@@ -57,18 +59,41 @@ PROGRESS_MILLISECONDS = 100
 
 
 class _Signals(QObject):
-    progress = Signal(int, int, int)  # job, done, total
-    finished = Signal(int, object, bool, object)  # job, rows, stopped, error (None)
     judged = Signal(object, object)  # node, row or exception (training)
 
 
 @dataclasses.dataclass
 class _Job:
-    number: int
     tree: MoveTree
     nodes: list[Node]  # the line's nodes, root first: nodes[n] is move n
-    stop: threading.Event
     started: float
+
+
+class _Worker:
+    """The review process, started once (spawning it from the window's large process took 70-130
+    ms) and kept: each review is a job sent to it, answered through a pipe."""
+
+    def __init__(self) -> None:
+        context = multiprocessing.get_context("spawn")  # a fresh interpreter: no Qt, no threads copied
+        self.jobs, jobs_end = context.Pipe()
+        self.answers, answers_end = context.Pipe(duplex=False)
+        self.stop = context.Event()
+        self.process = context.Process(target=reviews.review_worker, name="kibitz-review", daemon=True,
+                                       args=(jobs_end, answers_end, self.stop))
+        self.process.start()
+        jobs_end.close()
+        answers_end.close()
+
+    def alive(self) -> bool:
+        return self.process.is_alive()
+
+    def close(self) -> None:
+        try:
+            self.jobs.send(None)
+        except OSError:
+            pass
+        self.jobs.close()
+        self.answers.close()
 
 
 class ReviewController(QObject):
@@ -83,12 +108,14 @@ class ReviewController(QObject):
         self.settings = settings
         self.panel = ReviewPanel(self)
         self._signals = _Signals(self)
-        self._signals.progress.connect(self._progress)
-        self._signals.finished.connect(self._finished)
         self._signals.judged.connect(self._judged)
         self._job: _Job | None = None
-        self._jobs = 0
-        self._last_progress = 0.0
+        self._worker: _Worker | None = None
+        self._poll_timer = QTimer(self)
+        self._poll_timer.setInterval(PROGRESS_MILLISECONDS)
+        self._poll_timer.timeout.connect(self._poll)
+        self.destroyed.connect(self._poll_timer.stop)
+        window.destroyed.connect(self.close)
         self.training = False
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
@@ -163,60 +190,69 @@ class ReviewController(QObject):
         reviewer = self.reviewer()
         done = [node.move_number for node in nodes[1:]
                 if node.review is not None and node.review.settings == reviewer.settings]
-        self._jobs += 1
-        job = _Job(self._jobs, tree, nodes, threading.Event(), time.perf_counter())
-        self._job = job
-        self._last_progress = 0.0
+        game = self.game
+        worker = self.worker()
+        worker.stop.clear()
+        worker.jobs.send((game.short_name, game.board_text(line.start), [game.move_text(move) for move in line.moves],
+                          self.options(game), done))
+        self._job = _Job(tree, nodes, time.perf_counter())
         self.panel.show_running(0, 0)
-        # The review allocates a lot, which sets off the collector's full passes; over the whole
-        # window's objects each took 100-130 ms with the GIL held, long enough to see the window
-        # stall. Frozen, the objects already there are left out of those passes until the end.
-        gc.freeze()
         self.started.emit()
-        worker = threading.Thread(target=self._work, args=(job, self.game, reviewer, line, done),
-                                  name="kibitz-review", daemon=True)
-        worker.start()
+        self._poll_timer.start()
+
+    def worker(self) -> _Worker:
+        """The review process (started now if it is not running)."""
+        if self._worker is None or not self._worker.alive():
+            if self._worker is not None:
+                self._worker.close()
+            self._worker = _Worker()
+        return self._worker
+
+    def prepare(self) -> None:
+        """Start the review process ahead of the first review (it loads the advisors' code)."""
+        if self.can_review():
+            self.worker()
+
+    def close(self) -> None:
+        if self._worker is not None:
+            self._worker.close()
+            self._worker = None
 
     def cancel(self) -> None:
-        if self._job is not None:
-            self._job.stop.set()
+        if self._job is not None and self._worker is not None:
+            self._worker.stop.set()
 
-    def _work(self, job: _Job, game: Game, reviewer: Any, line: Line, done: list[int]) -> None:
-        """Runs in the review thread; reports by signals only."""
-        signals = self._signals
-        last = [0.0]
-
-        def progress(count: int, total: int) -> None:
-            now = time.perf_counter()
-            if count == total or now - last[0] >= PROGRESS_MILLISECONDS / 1000.0:
-                last[0] = now
-                signals.progress.emit(job.number, count, total)
-
-        rows: list[reviews.MoveReview] = []
-        error = None
-        try:
-            rows = reviews.review_line(game, reviewer, line, progress, job.stop.is_set, skip=done)
-        except Exception as failure:  # noqa: BLE001 - reported in the window, never raised in a worker
-            error = failure
-        try:
-            signals.finished.emit(job.number, rows, job.stop.is_set(), error)
-        except RuntimeError:  # the window was closed meanwhile
-            pass
-
-    def _progress(self, number: int, done: int, total: int) -> None:
-        if self._job is not None and number == self._job.number:
-            self.panel.show_running(done, total)
-
-    def _finished(self, number: int, rows: list, stopped: bool, error: Any) -> None:
+    def _poll(self) -> None:
+        """Read what the review process sent (progress, then its rows), without waiting."""
         job = self._job
-        if job is None or number != job.number:
+        if job is None:
+            self._poll_timer.stop()
+            return
+        answers = self._worker.answers
+        try:
+            while answers.poll():
+                message = answers.recv()
+                if message[0] == "progress":
+                    self.panel.show_running(message[1], message[2])
+                elif message[0] == "done":
+                    self._finished(message[1], message[2], message[3])
+                    return
+        except (EOFError, OSError):
+            process = self._worker.process
+            process.join(1.0)
+            self._worker = None
+            self._finished([], False, f"the review process ended unexpectedly (exit code {process.exitcode})")
+
+    def _finished(self, rows: list, stopped: bool, error: str) -> None:
+        job = self._job
+        if job is None:
             return
         self._job = None
-        gc.unfreeze()
+        self._poll_timer.stop()
         job.tree.set_reviews(((job.nodes[row.number], row) for row in rows), job.nodes[-1])
         seconds = time.perf_counter() - job.started
         self.panel.show_idle()
-        if error is not None:
+        if error:
             self.finished.emit(f"The review failed: {error}")
         elif stopped:
             self.finished.emit(f"Review cancelled: {len(rows)} moves reviewed, kept ({seconds:.1f} s)")

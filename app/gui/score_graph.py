@@ -521,7 +521,8 @@ class ScoreGraph(QWidget):
             painter.setPen(QPen(grid, 1))
             painter.drawLine(QPointF(strip.left(), strip.bottom() + 0.5), QPointF(strip.right(), strip.bottom() + 0.5))
             painter.setPen(Qt.PenStyle.NoPen)
-            for _, classification, rect in self.loss_bars():
+            # the worst drawn last: where bars crowd together on a long line, the worst shows
+            for _, classification, rect in sorted(self.loss_bars(), key=lambda bar: LOSS_BAR_SHARE[bar[1]]):
                 painter.setBrush(class_color(classification, dark) or muted)
                 painter.drawRect(rect)
         # where variations leave the main line (the current one's in the marker's colour)
