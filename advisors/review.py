@@ -454,4 +454,7 @@ def review_worker(jobs: Any, connection: Any, stop: Any) -> None:
             return
         if job is None:
             return
-        review_in_process(*job, connection, stop)
+        try:
+            review_in_process(*job, connection, stop)
+        except (OSError, EOFError):  # the window has gone: nobody to answer
+            return

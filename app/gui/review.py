@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import dataclasses
 import multiprocessing
+import multiprocessing.connection  # noqa: F401 - loaded with the window, not at the first review
+import multiprocessing.synchronize  # noqa: F401
 import threading
 import time
 from collections.abc import Callable
@@ -88,6 +90,7 @@ class _Worker:
         return self.process.is_alive()
 
     def close(self) -> None:
+        self.stop.set()  # a review under way ends at its next move
         try:
             self.jobs.send(None)
         except OSError:
