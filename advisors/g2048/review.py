@@ -9,9 +9,9 @@ not reviewed.
 from __future__ import annotations
 
 import dataclasses
-import threading
 
 from advisors.g2048.search import MAX_FIXED_DEPTH, Budget, Expectimax
+from advisors.instances import shared
 from advisors.review import Judgement, Thresholds
 from engines import limits
 from engines.g2048.state import Slide, State
@@ -54,14 +54,6 @@ class Reviewer:
         return Judgement(Slide(best), values[best], played, ((SEARCH_DEPTH, evaluation.depth),))
 
 
-_search_instance: Expectimax | None = None
-_search_lock = threading.Lock()
-
 
 def _search() -> Expectimax:
-    """The reviews' own search (not the window's advisor, which a review must not hold up)."""
-    global _search_instance
-    with _search_lock:
-        if _search_instance is None:
-            _search_instance = Expectimax()
-        return _search_instance
+    return shared("2048 review search", Expectimax)

@@ -11,6 +11,7 @@ import numpy as np
 
 from advisors.candidate import Candidate
 from advisors.g2048 import heuristic, kernel
+from advisors.instances import shared
 from engines import limits
 from engines.errors import NotationError
 from engines.g2048 import kernel as engine_kernel
@@ -230,19 +231,11 @@ def _explain(value: float, best: float, depth: int) -> str:
     return f"{share:.1%} of the best expected value ({depth} moves ahead)"
 
 
-_shared: Expectimax | None = None
-_shared_lock = threading.Lock()
-
-
 def shared_advisor() -> Expectimax:
     """One advisor for callers that do not keep their own, such as the window. Its table starts
     afresh for every position, so a position shows the same values however it was reached (to the
     last digits, which the two threads' timing can change)."""
-    global _shared
-    with _shared_lock:
-        if _shared is None:
-            _shared = Expectimax()
-        return _shared
+    return shared("2048 advisor", Expectimax)
 
 
 def rank(state: State, budget: Budget = ADAPTIVE) -> list[G2048Candidate]:

@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from advisors.candidate import Candidate
+from advisors.instances import shared
 from advisors.tenten import evaluation, kernel
 from advisors.tenten.evaluation import DEFAULT, Weights
 from engines import limits
@@ -237,18 +238,6 @@ def _repeats(order: int, letters: tuple[str, ...]) -> int:
     return kernel.EVERY_PLAN
 
 
-_shared: Planner | None = None
-_shared_lock = threading.Lock()
-
-
 def shared_planner() -> Planner:
     """One planner for callers that do not keep their own, such as the window."""
-    global _shared
-    with _shared_lock:
-        if _shared is None:
-            _shared = Planner()
-        return _shared
-
-
-__all__ = ["Plan", "Planner", "Planning", "TenTenCandidate", "Weights", "candidates", "explain", "orders",
-           "shared_planner"]
+    return shared("1010 planner", Planner)

@@ -11,8 +11,8 @@ the line and are not reviewed.
 from __future__ import annotations
 
 import dataclasses
-import threading
 
+from advisors.instances import shared
 from advisors.review import Judgement, Thresholds
 from advisors.tenten.planner import Planner
 from engines.tenten.state import Place, State
@@ -48,14 +48,6 @@ class Reviewer:
         return Judgement(best.move, best.score, played.score, ((PLAN_LENGTH, len(best.plan.placements)),))
 
 
-_planner_instance: Planner | None = None
-_planner_lock = threading.Lock()
-
 
 def _planner() -> Planner:
-    """The reviews' own planner (the window's advisor keeps its own)."""
-    global _planner_instance
-    with _planner_lock:
-        if _planner_instance is None:
-            _planner_instance = Planner()
-        return _planner_instance
+    return shared("1010 review planner", Planner)

@@ -138,3 +138,11 @@ def _first_line_number(text: str, comment: str) -> int:
         if raw.strip() and not raw.strip().startswith(comment):
             return number
     return 1
+
+
+def add_sequence_arguments(parser, game) -> None:
+    """GAME FILE [--format F]: the arguments of the verbs that read a whole sequence file."""
+    parser.add_argument("game", help="short name of the game, e.g. splt")
+    parser.add_argument("file", help="the sequence file (HATETRIS: or the replay code itself)")
+    parser.add_argument("--format", default=None, choices=game.sequence_formats if game else None,
+                        help="the file's format (detected when omitted)")

@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import json
 
-from app.cli.inputs import load_line
+from app.cli.inputs import add_sequence_arguments, load_line
 
 SUMMARY = "replay a sequence file and report moves, score and whether the game is over"
 GENERIC = True
 
 
 def add_arguments(parser, game) -> None:
-    parser.add_argument("game", help="short name of the game, e.g. splt")
-    parser.add_argument("file", help="the sequence file (HATETRIS: or the replay code itself)")
-    parser.add_argument("--format", default=None, choices=game.sequence_formats if game else None,
-                        help="the file's format (detected when omitted)")
+    add_sequence_arguments(parser, game)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import sys
 
-from app.cli.inputs import parse_line, read_argument, replay_line
+from app.cli.inputs import add_sequence_arguments, parse_line, read_argument, replay_line
 from engines.files import write_text_atomic
 
 SUMMARY = "review every move of a sequence file: loss against the advisor's best, mistakes, accuracy"
@@ -16,10 +16,7 @@ GENERIC = True
 
 
 def add_arguments(parser, game) -> None:
-    parser.add_argument("game", help="short name of the game, e.g. splt")
-    parser.add_argument("file", help="the sequence file (HATETRIS: or the replay code itself)")
-    parser.add_argument("--format", default=None, choices=game.sequence_formats if game else None,
-                        help="the file's format (detected when omitted)")
+    add_sequence_arguments(parser, game)
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true",
                         help="print the review as JSON (the line and every row; Moves > Import review reads it)")
