@@ -96,6 +96,7 @@ class MoveTree:
         self._listeners: list[Listener] = []
         self.root = self._new_node(None, None, game.initial_state() if start is None else start)
         self.current = self.root
+        self.skipped_reviews: list[str] = []  # saved reviews from_dict left out, and why
 
     # -- observing ------------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> None:
@@ -388,7 +389,8 @@ class MoveTree:
         """Rebuild a tree saved by :meth:`to_dict`, replaying every move with the rules. Anything
         wrong raises :class:`NotationError` (or the rules' error) naming ``source`` and the move.
         Saved reviews are read back with ``read_review(data, source, where)`` (which raises a
-        NotationError for a damaged one); without it they are left out."""
+        NotationError for a damaged one); a damaged review is left out and said in
+        ``skipped_reviews``; without ``read_review`` they are all left out."""
 
         def fail(reason: str, **where: Any) -> NotationError:
             return NotationError(reason, source=source, **where)
@@ -431,23 +433,36 @@ class MoveTree:
             made.append(node)
         if not -1 <= current < len(made):
             raise fail(f"current node {current} is not in the tree")
-        reviews = data.get("reviews", [])
         if read_review is not None:
-            if not isinstance(reviews, list):
-                raise fail(f"'reviews' must be a list of [node, review], not {shown(reviews)}")
-            for item in reviews:
-                if not isinstance(item, list) or len(item) != 2 or not _is_whole(item[0]) or not 0 <= item[0] < len(made):
-                    raise fail(f"a review must be [node in the tree, review], got {shown(item, 80)}")
-                node = made[item[0]]
-                review = read_review(item[1], source, f"the review of node {item[0]} (move {node.move_number})")
-                if getattr(review, "move", None) != game.move_text(node.move) or getattr(
-                        review, "number", None) != node.move_number:
-                    raise fail(f"the review of node {item[0]} is for move {getattr(review, 'number', '?')} "
-                               f"{getattr(review, 'move', '?')!r}, but the node is move {node.move_number} "
-                               f"{game.move_text(node.move)!r}")
-                node.review = review
+            tree.skipped_reviews = _read_reviews(game, data.get("reviews", []), made, source, read_review)
         tree.go_to(tree.root if current < 0 else made[current])
         return tree
+
+
+def _read_reviews(game: Game, reviews: Any, made: list[Node], source: str | None,
+                  read_review: ReviewReader) -> list[str]:
+    """Put the saved reviews on their nodes. A review is an annotation: a damaged one is left
+    out (and said, in the list returned), never a reason to lose the moves."""
+    if not isinstance(reviews, list):
+        return [f"'reviews' must be a list of [node, review], not {shown(reviews)}"]
+    skipped = []
+    for item in reviews:
+        if not isinstance(item, list) or len(item) != 2 or not _is_whole(item[0]) or not 0 <= item[0] < len(made):
+            skipped.append(f"a review must be [node in the tree, review], got {shown(item, 80)}")
+            continue
+        node = made[item[0]]
+        try:
+            review = read_review(item[1], source, f"the review of node {item[0]} (move {node.move_number})")
+        except KibitzInputError as error:
+            skipped.append(str(error))
+            continue
+        if getattr(review, "move", None) != game.move_text(node.move) or getattr(review, "number", None) != node.move_number:
+            skipped.append(f"the review of node {item[0]} is for move {getattr(review, 'number', '?')} "
+                           f"{getattr(review, 'move', '?')!r}, but the node is move {node.move_number} "
+                           f"{game.move_text(node.move)!r}")
+            continue
+        node.review = review
+    return skipped
 
 
 def _is_whole(value: Any) -> bool:

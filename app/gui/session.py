@@ -158,7 +158,12 @@ class SessionStore:
             return self._set_aside(None, f"{source}: 'analyses' must be a list")
         for place, entry in enumerate(entries, start=1):
             try:
-                session.analyses.append(self._analysis(entry, f"{source}, analysis {place}"))
+                analysis = self._analysis(entry, f"{source}, analysis {place}")
+                session.analyses.append(analysis)
+                skipped = analysis.tree.skipped_reviews
+                if skipped:  # the moves are kept; only the damaged reviews are left out
+                    problems.append(f"{source}, analysis {place}: {len(skipped)} saved review"
+                                    f"{'s' if len(skipped) != 1 else ''} left out ({skipped[0]})")
             except KibitzInputError as error:
                 problems.append(str(error))
             except Exception as error:  # noqa: BLE001 - one analysis that fails to load must not cost the others

@@ -8,6 +8,7 @@ import os
 
 import pytest
 
+from advisors.review import MoveReview
 from app.gui.session import Analysis, Session, SessionStore, session_to_dict
 from engines.splt import GAME, Move, State
 from engines.tree import MoveTree
@@ -142,6 +143,47 @@ def test_an_analysis_whose_start_cannot_be_read_is_dropped_and_the_others_open(t
     assert [analysis.name for analysis in loaded.session.analyses] == ["record"]
     assert "analysis 2" in loaded.problem and words in loaded.problem and "1 of 2 analyses" in loaded.problem
     assert loaded.set_aside.read_bytes() == written
+
+
+def _reviewed(record) -> Session:
+    """The record's session with its move 27 reviewed by hand-written figures (an inaccuracy)."""
+    session = two_analyses(record)
+    node = session.analyses[0].tree.main_line()[27]
+    review = MoveReview(27, GAME.move_text(node.move), "6,4,2,2", 64.25, 49.0, 15.25, "inaccuracy", "weights",
+                        (("played box", 0), ("best box", 16)))
+    session.analyses[0].tree.set_reviews([(node, review)])
+    return session
+
+
+def test_reviews_come_back_with_the_session(tmp_path, record):
+    store = SessionStore(tmp_path)
+    store.save(_reviewed(record))
+    loaded = store.load()
+    assert loaded.problem is None
+    node = loaded.session.analyses[0].tree.main_line()[27]
+    assert node.review == MoveReview(27, "0,0,4,4", "6,4,2,2", 64.25, 49.0, 15.25, "inaccuracy", "weights",
+                                     (("played box", 0), ("best box", 16)))
+    assert sum(1 for n in loaded.session.analyses[0].tree.nodes() if n.review is not None) == 1
+
+
+@pytest.mark.parametrize("damage, words", [
+    (lambda row: row.update(loss=-5), "negative"),
+    (lambda row: row.update(move="9,9"), "is for move 27 '9,9'"),
+    (lambda row: row.update({"class": "brilliant"}), "'class' must be one of"),
+])
+def test_a_damaged_saved_review_is_left_out_and_the_moves_are_kept(tmp_path, record, damage, words):
+    store = SessionStore(tmp_path)
+    store.save(_reviewed(record))
+    data = json.loads(store.path.read_text())
+    damage(data["analyses"][0]["tree"]["reviews"][0][1])
+    store.path.write_text(json.dumps(data))
+    written = store.path.read_bytes()
+    loaded = store.load()
+    assert [analysis.name for analysis in loaded.session.analyses] == ["record", "new"]
+    tree = loaded.session.analyses[0].tree
+    assert len(tree) == 1196 + 1 and tree.main_line()[27].review is None
+    assert "analysis 1: 1 saved review left out" in loaded.problem and words in loaded.problem
+    assert loaded.set_aside.read_bytes() == written  # the file itself is kept, aside
 
 
 def test_any_failure_while_reading_an_analysis_keeps_the_others(tmp_path, record, monkeypatch):
