@@ -523,6 +523,7 @@ class MainWindow(QMainWindow):
         self.review_dock.visibilityChanged.connect(lambda shown: shown and (self.review.prepare(), self.review.panel.refresh()))
         self.tabifyDockWidget(self.sequence_dock, self.review_dock)
         self.sequence_dock.raise_()
+        self.review_dock.hide()  # until the player reviews a line (or opens it from View)
         self.splitDockWidget(self.advisor_dock, self.tree_dock, Qt.Orientation.Horizontal)
 
     def _create_status_bar(self) -> None:
@@ -734,7 +735,7 @@ class MainWindow(QMainWindow):
         self.advisor_dock.setVisible(True)
         self.tree_dock.setVisible(not compact)
         self.sequence_dock.setVisible(not compact)
-        self.review_dock.setVisible(not compact)
+        self.review_dock.setVisible(False)  # it comes with a review (Ctrl+L) or from View
         if compact:
             self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.advisor_dock)
         else:
