@@ -521,8 +521,9 @@ class MainWindow(QMainWindow):
         self.sequence_dock = self._dock("Sequence", "sequenceDock", self.sequence_editor, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.review_dock = self._dock("Review", "reviewDock", self.review.panel, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.review_dock.visibilityChanged.connect(lambda shown: shown and (self.review.prepare(), self.review.panel.refresh()))
-        self.tabifyDockWidget(self.sequence_dock, self.review_dock)
-        self.sequence_dock.raise_()
+        # beside the sequence, not tabified with it: after a layout switch Qt left the old tab bars
+        # of tabified docks visible, drawn over the board
+        self.splitDockWidget(self.sequence_dock, self.review_dock, Qt.Orientation.Horizontal)
         self.review_dock.hide()  # until the player reviews a line (or opens it from View)
         self.splitDockWidget(self.advisor_dock, self.tree_dock, Qt.Orientation.Horizontal)
 
