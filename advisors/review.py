@@ -50,6 +50,9 @@ _REVIEWER_MODULES = {"splt": "advisors.splt.review", "hatetris": "advisors.hatet
 MAX_VALUE = 1e15
 #: The most rows a review file may hold (the longest records are a few thousand moves).
 MAX_ROWS = 1_000_000
+#: Two values closer than this share of their size are one value: a search adding the same
+#: numbers in another order differs in the last bits (2048: 1607973.6775593658 and ...365).
+EQUAL_SHARE = 1e-9
 
 
 @dataclasses.dataclass(frozen=True)
@@ -146,6 +149,19 @@ class MoveReview:
     def extra(self, name: str, default: Any = None) -> Any:
         return dict(self.extras).get(name, default)
 
+    @property
+    def verdict(self) -> str:
+        """The class with its symbol: ``mistake ?``."""
+        return f"{self.classification} {self.symbol}" if self.symbol else self.classification
+
+    def loss_text(self, thresholds: Thresholds | None = None) -> str:
+        """The loss as the class was decided on it: ``23.6``, or with a share's thresholds
+        ``23.6 (1.2 % of the value)``."""
+        text = f"{self.loss:,.1f}"
+        if thresholds is not None and thresholds.relative and self.loss > 0:
+            text += f" ({thresholds.measure(self.loss, self.value):.2%} of the value)"
+        return text
+
     def to_dict(self) -> dict:
         data = {"number": self.number, "move": self.move, "best": self.best, "value": self.value,
                 "played_value": self.played_value, "loss": self.loss, "class": self.classification,
@@ -183,6 +199,9 @@ class MoveReview:
         classification = data.get("class")
         if classification not in CLASSES:
             raise fail(f"'class' must be one of {', '.join(CLASSES)}, not {shown(classification)}")
+        if (classification == BEST) != (numbers["loss"] == 0):
+            raise fail(f"class {classification!r} with a loss of {numbers['loss']:g}: a move is 'best' exactly when "
+                       "it loses nothing")
         extras_data = data.get("extras", {})
         if not isinstance(extras_data, dict) or len(extras_data) > 20:
             raise fail(f"'extras' must be an object of at most 20 figures, not {shown(extras_data)}")
@@ -195,6 +214,35 @@ class MoveReview:
             extras.append((name, value))
         return cls(number, texts["move"], texts["best"], numbers["value"], numbers["played_value"],
                    numbers["loss"], classification, texts["settings"], tuple(extras))
+
+
+def check_row(game: Game, row: MoveReview, before: Any, move: Any, source: str | None, where: str) -> None:
+    """Refuse a row read from a file that cannot be a review of ``move`` played from ``before``:
+    written for another move, on a chance step, or naming a best move that is not legal there."""
+
+    def fail(reason: str) -> NotationError:
+        return NotationError(f"{where}: {reason}", source=source)
+
+    if row.move != game.move_text(move):
+        raise fail(f"it is for move {row.move!r}, but the line plays {game.move_text(move)!r} there")
+    if game.is_chance_node(before):
+        raise fail(f"move {row.number} is a chance step ({row.move}), which a review does not judge")
+    try:
+        game.play(before, game.parse_move(row.best))
+    except (KibitzInputError, ValueError) as error:
+        raise fail(f"its best move {row.best!r} cannot be played there: {error}") from None
+
+
+def read_saved_row(game: Game) -> Callable[[Any, str | None, str, Any, Any], MoveReview]:
+    """How a move tree reads its saved reviews back (``MoveTree.from_dict``'s ``read_review``):
+    every field checked, then the row against its move and position (:func:`check_row`)."""
+
+    def read(data: Any, source: str | None, where: str, before: Any, move: Any) -> MoveReview:
+        row = MoveReview.from_dict(data, source, where)
+        check_row(game, row, before, move, source, where)
+        return row
+
+    return read
 
 
 def reviewer_for(short_name: str, **options: Any) -> Reviewer:
@@ -216,7 +264,9 @@ def reviewer_module(short_name: str):
 def review_move(game: Game, reviewer: Reviewer, state: Any, move: Any, number: int) -> MoveReview:
     """The row of one move played from ``state`` (a player's decision, not a chance step)."""
     judgement = reviewer.judge(state, move)
-    loss = max(0.0, judgement.value - judgement.played_value)
+    loss = judgement.value - judgement.played_value
+    if loss <= EQUAL_SHARE * max(1.0, abs(judgement.value)):
+        loss = 0.0
     classification = reviewer.thresholds.classify(loss, judgement.value)
     extras = judgement.extras
     if judgement.excused and classification in FLAGGED:
@@ -262,7 +312,8 @@ def review_line(game: Game, reviewer: Reviewer, line: Line, progress: Progress |
 @dataclasses.dataclass(frozen=True)
 class Summary:
     """A reviewed line in a few numbers. ``accuracy`` is the share of moves below the inaccuracy
-    threshold (best and good), ``best_share`` the share worth as much as the best move."""
+    threshold (best and good), ``best_share`` the share worth as much as the best move;
+    ``costliest`` leaves out the losses a deeper look cleared (HATETRIS's beam)."""
 
     moves: int
     counts: Mapping[str, int]
@@ -285,7 +336,7 @@ def summarize(rows: Sequence[MoveReview], thresholds: Thresholds, costliest: int
     for row in rows:
         counts[row.classification] += 1
     moves = len(rows)
-    ranked = sorted((row for row in rows if row.loss > 0),
+    ranked = sorted((row for row in rows if row.loss > 0 and row.extra(EXCUSED) is None),
                     key=lambda row: (-thresholds.measure(row.loss, row.value), row.number))
     return Summary(moves, counts, (counts[BEST] + counts[GOOD]) / moves if moves else 0.0,
                    counts[BEST] / moves if moves else 0.0, sum(row.loss for row in rows), tuple(ranked[:costliest]))
@@ -370,12 +421,13 @@ def from_json(games: Mapping[str, Game], text: str, source: str | None = None) -
         start = game.parse_board(start_text)
     except KibitzInputError as error:
         raise error.located(source=source) from None
-    moves, state = [], start
+    moves, befores, state = [], [], start
     for number, move_text in enumerate(move_texts, start=1):
         if not isinstance(move_text, str):
             raise fail(f"move {number} must be a text, not {shown(move_text)}")
         try:
             move = game.parse_move(move_text)
+            befores.append(state)
             state = game.play(state, move).state
         except KibitzInputError as error:
             raise error.located(source=source, move_number=number, token=move_text) from None
@@ -385,9 +437,8 @@ def from_json(games: Mapping[str, Game], text: str, source: str | None = None) -
         row = MoveReview.from_dict(item, source, f"row {place + 1}")
         if not row.number <= len(moves):
             raise fail(f"row {place + 1} is for move {row.number}, but the line has {len(moves)} moves")
-        if row.move != move_texts[row.number - 1]:
-            raise fail(f"row {place + 1} says move {row.number} is {row.move!r}, but the line plays "
-                       f"{move_texts[row.number - 1]!r} there")
+        check_row(game, row, befores[row.number - 1], moves[row.number - 1], source,
+                  f"row {place + 1} (move {row.number})")
         if row.number in seen:
             raise fail(f"row {place + 1}: move {row.number} is reviewed twice")
         seen.add(row.number)
@@ -412,36 +463,40 @@ def _plural(name: str, count: int) -> str:
 
 def review_in_process(game_name: str, start_text: str, move_texts: Sequence[str], options: Mapping[str, Any],
                       skip: Sequence[int], connection: Any, stop: Any) -> None:
-    """One review for a process other than the window's: the line comes as text, progress and
-    the rows go back through ``connection`` as ("progress", done, total) and, last, ("done", rows,
-    stopped, error text or ""); ``stop`` (an Event) ends it between two moves, keeping the rows so
-    far. No Qt here: the window's process keeps its GIL to itself."""
+    """One review for a process other than the window's: the line comes as text; the rows go back
+    through ``connection`` as they come, with the progress, as ("rows", [rows], done, total) at
+    most every 0.1 s, then ("done", stopped, error text or ""). A review stopped (``stop``, an
+    Event, checked between two moves), failed or killed midway has sent the rows it made.
+    No Qt here: the window's process keeps its GIL to itself."""
     from engines import GAMES
 
-    rows: list[MoveReview] = []
     error = ""
+    waiting: list[MoveReview] = []
+    last = [time.perf_counter()]
     try:
         game = GAMES[game_name]
-        state = game.parse_board(start_text)
-        moves = []
+        start = game.parse_board(start_text)
+        moves, state = [], start
         for text in move_texts:
             move = game.parse_move(text)
             state = game.play(state, move).state
             moves.append(move)
-        line = Line(game.parse_board(start_text), tuple(moves))
         reviewer = reviewer_for(game_name, **options)
-        last = [0.0]
-
-        def progress(done: int, total: int) -> None:
+        decisions = [item for item in reviewed_moves(game, Line(start, tuple(moves))) if item[0] not in set(skip)]
+        for done, (number, before, move) in enumerate(decisions, start=1):
+            if stop.is_set():
+                break
+            waiting.append(review_move(game, reviewer, before, move, number))
             now = time.perf_counter()
-            if done == total or now - last[0] >= 0.1:
+            if done == len(decisions) or now - last[0] >= 0.1:
                 last[0] = now
-                connection.send(("progress", done, total))
-
-        rows = review_line(game, reviewer, line, progress, stop.is_set, skip)
+                connection.send(("rows", waiting, done, len(decisions)))
+                waiting = []
     except Exception as failure:  # noqa: BLE001 - reported to the window, which shows it
         error = f"{type(failure).__name__}: {failure}"
-    connection.send(("done", rows, stop.is_set(), error))
+    if waiting:
+        connection.send(("rows", waiting, -1, -1))
+    connection.send(("done", stop.is_set(), error))
 
 
 def review_worker(jobs: Any, connection: Any, stop: Any) -> None:

@@ -83,8 +83,9 @@ class Change(enum.Enum):
 
 
 Listener = Callable[[Change, Node], None]
-#: Reads one saved review back: (data, source, where) -> the review; a NotationError if damaged.
-ReviewReader = Callable[[Any, "str | None", str], Any]
+#: Reads one saved review back: (data, source, where, position before the move, move) -> the
+#: review; a NotationError if it is damaged or cannot be a review of that move.
+ReviewReader = Callable[[Any, "str | None", str, Any, Any], Any]
 
 
 class MoveTree:
@@ -130,6 +131,14 @@ class MoveTree:
     def __len__(self) -> int:
         """The number of moves in the tree (nodes other than the root)."""
         return sum(1 for _ in self.nodes()) - 1
+
+    def contains(self, node: Node) -> bool:
+        """Whether ``node`` is in this tree (not deleted, not another tree's)."""
+        while node.parent is not None:
+            if not any(child is node for child in node.parent.children):
+                return False
+            node = node.parent
+        return node is self.root
 
     def find(self, node_id: int) -> Node | None:
         return next((node for node in self.nodes() if node.id == node_id), None)
@@ -388,8 +397,8 @@ class MoveTree:
                   read_review: ReviewReader | None = None) -> MoveTree:
         """Rebuild a tree saved by :meth:`to_dict`, replaying every move with the rules. Anything
         wrong raises :class:`NotationError` (or the rules' error) naming ``source`` and the move.
-        Saved reviews are read back with ``read_review(data, source, where)`` (which raises a
-        NotationError for a damaged one); a damaged review is left out and said in
+        Saved reviews are read back with ``read_review(data, source, where, before, move)``
+        (which raises a NotationError for a damaged one); a damaged review is left out and said in
         ``skipped_reviews``; without ``read_review`` they are all left out."""
 
         def fail(reason: str, **where: Any) -> NotationError:
@@ -451,15 +460,14 @@ def _read_reviews(game: Game, reviews: Any, made: list[Node], source: str | None
             skipped.append(f"a review must be [node in the tree, review], got {shown(item, 80)}")
             continue
         node = made[item[0]]
+        where = f"the review of node {item[0]} (move {node.move_number})"
         try:
-            review = read_review(item[1], source, f"the review of node {item[0]} (move {node.move_number})")
+            review = read_review(item[1], source, where, node.parent.state, node.move)
         except KibitzInputError as error:
             skipped.append(str(error))
             continue
-        if getattr(review, "move", None) != game.move_text(node.move) or getattr(review, "number", None) != node.move_number:
-            skipped.append(f"the review of node {item[0]} is for move {getattr(review, 'number', '?')} "
-                           f"{getattr(review, 'move', '?')!r}, but the node is move {node.move_number} "
-                           f"{game.move_text(node.move)!r}")
+        if getattr(review, "number", None) != node.move_number:
+            skipped.append(f"{where} is for move {getattr(review, 'number', '?')}")
             continue
         node.review = review
     return skipped

@@ -21,10 +21,11 @@ THRESHOLDS = Thresholds(
             "loses 10 a boulder), 30 about the doubling of a 16-boulder group thrown away, 100 the whole end bonus")
 
 DEFAULT_WIDTH = 64
-MAX_WIDTH = 5000
 CLICK_POINTS = "points of the click"
-#: The window's controls: field -> (label, tooltip, lowest, highest).
-OPTIONS = {"width": ("Beam width", "Width of the beam that values each click's line to the end of the level", 1, 2000)}
+#: The reviewer's options, for the window's controls and the command line: field -> (label, what it
+#: does, lowest, highest).
+OPTIONS = {"width": ("Beam width", "width of the beam that values each click's line to the end of the level",
+                     1, 2000)}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,7 +37,7 @@ class Reviewer:
     scale: str = "points to the end of the level"
 
     def __post_init__(self) -> None:
-        limits.check_int(self.width, "the review beam's width", 1, MAX_WIDTH)
+        limits.check_int(self.width, "the review beam's width", *OPTIONS["width"][2:])
 
     @property
     def settings(self) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from advisors.g2048.search import MAX_FIXED_DEPTH, Budget, Expectimax
+from advisors.g2048.search import Budget, Expectimax
 from advisors.instances import shared
 from advisors.review import Judgement, Thresholds
 from engines import limits
@@ -24,8 +24,10 @@ THRESHOLDS = Thresholds(
 
 DEFAULT_DEPTH = 3
 SEARCH_DEPTH = "depth"
-#: The window's controls: field -> (label, tooltip, lowest, highest).
-OPTIONS = {"depth": ("Depth", "Expectimax depth (player moves) of the review", 1, 8)}
+#: The reviewer's options, for the window's controls and the command line: field -> (label, what it
+#: does, lowest, highest). Depth 8 takes about a second a slide late in a game: a review of hundreds
+#: of slides deeper than that would take hours.
+OPTIONS = {"depth": ("Depth", "expectimax depth (player moves) of the review", 1, 8)}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,7 +40,7 @@ class Reviewer:
     scale: str = "expected score (heuristic)"
 
     def __post_init__(self) -> None:
-        limits.check_int(self.depth, "the review depth (player moves)", 1, MAX_FIXED_DEPTH)
+        limits.check_int(self.depth, "the review depth (player moves)", *OPTIONS["depth"][2:])
 
     @property
     def settings(self) -> str:

@@ -28,11 +28,11 @@ THRESHOLDS = Thresholds(
 
 DEFAULT_BEAM_WIDTH = 16
 DEFAULT_BEAM_DEPTH = 24
-MAX_BEAM_WIDTH = 10_000
-MAX_BEAM_DEPTH = 1_000
-#: The window's controls: field -> (label, tooltip, lowest, highest).
-OPTIONS = {"beam_width": ("Beam width", "Width of the beam run after the played and the best placement (0: off)", 0, 1000),
-           "beam_depth": ("Beam depth", "Pieces the beam looks ahead", 1, 200)}
+#: The reviewer's options, for the window's controls and the command line: field -> (label, what it
+#: does, lowest, highest).
+OPTIONS = {"beam_width": ("Beam width", "width of the beam run after the played and the best placement (0: off)",
+                          0, 1000),
+           "beam_depth": ("Beam depth", "pieces the beam looks ahead", 1, 200)}
 BEAM_PLAYED = "beam lines after played"
 BEAM_BEST = "beam lines after best"
 
@@ -48,8 +48,8 @@ class Reviewer:
     scale: str = "heuristic (minus D&F's cost)"
 
     def __post_init__(self) -> None:
-        limits.check_int(self.beam_width, "the review beam's width", 0, MAX_BEAM_WIDTH)
-        limits.check_int(self.beam_depth, "the review beam's depth (pieces)", 1, MAX_BEAM_DEPTH)
+        limits.check_int(self.beam_width, "the review beam's width", *OPTIONS["beam_width"][2:])
+        limits.check_int(self.beam_depth, "the review beam's depth (pieces)", *OPTIONS["beam_depth"][2:])
 
     @property
     def settings(self) -> str:

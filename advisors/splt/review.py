@@ -23,8 +23,10 @@ THRESHOLDS = Thresholds(
     meaning="reference weights of the same position (spec 3.3): under 3 is a close call ParanoidPlay tries both "
             "ways; 10 is more than any single small term; 100 is a stack's timing or a cluster thrown away")
 
-#: The window's controls for the options: field -> (label, tooltip).
-OPTIONS = {"rollouts": ("Greedy rollouts", "Also play a greedy game after the played and the best split (playAssist's \"Default Algorithm Record\")")}
+#: The reviewer's options, for the window's controls and the command line: field -> (label, what it
+#: does, lowest, highest; None for a switch).
+OPTIONS = {"rollouts": ("Greedy rollouts", "also play a greedy game after the played and the best split (playAssist's "
+                        "\"Default Algorithm Record\"; a few milliseconds each)", None, None)}
 
 ROLLOUT_PLAYED = "greedy after played"
 ROLLOUT_BEST = "greedy after best"

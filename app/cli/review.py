@@ -6,9 +6,12 @@ mistake ?, blunder ??), then a summary; ``--json`` (the review file the window r
 from __future__ import annotations
 
 import json
+import os
 import sys
+from pathlib import Path
 
 from app.cli.inputs import add_sequence_arguments, parse_line, read_argument, replay_line
+from engines.errors import KibitzInputError
 from engines.files import write_text_atomic
 
 SUMMARY = "review every move of a sequence file: loss against the advisor's best, mistakes, accuracy"
@@ -28,6 +31,8 @@ def add_arguments(parser, game) -> None:
 def run(game, plug, args) -> int:
     from advisors import review
 
+    if args.output:
+        check_output(args.output)  # before a review that can take a while, not after it
     text, source = read_argument(args.file, "the sequence text")
     line = parse_line(game, text, source, args.format, **plug.reading_options(args))
     replay_line(game, line, source)
@@ -50,11 +55,26 @@ def run(game, plug, args) -> int:
     else:
         out = text_report(game, reviewer, rows, summary, source)
     if args.output:
-        write_text_atomic(args.output, out)
+        try:
+            write_text_atomic(args.output, out)
+        except OSError as error:
+            raise KibitzInputError(f"cannot write the review: {error.strerror or error}", source=args.output) from None
         print(f"wrote the review of {len(rows)} moves to {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(out)
     return 0
+
+
+def check_output(path: str) -> None:
+    """Refuse an output path that cannot be written: a folder, or in a folder that is not there."""
+    target = Path(path).expanduser()
+    if target.is_dir():
+        raise KibitzInputError("is a folder: name a file to write the review to", source=path)
+    folder = target.parent
+    if not folder.is_dir():
+        raise KibitzInputError(f"the folder {str(folder)!r} does not exist", source=path)
+    if not os.access(folder, os.W_OK):
+        raise KibitzInputError(f"the folder {str(folder)!r} cannot be written", source=path)
 
 
 def summary_dict(summary) -> dict:
@@ -65,14 +85,10 @@ def summary_dict(summary) -> dict:
 
 def text_report(game, reviewer, rows, summary, source: str) -> str:
     """The table a person reads: one line per move, the flagged ones marked, then the summary."""
-    from advisors.review import SYMBOLS
+    from advisors.review import extra_names
 
     thresholds = reviewer.thresholds
-    extras = []
-    for row in rows:
-        for name, _ in row.extras:
-            if name not in extras:
-                extras.append(name)
+    extras = extra_names(rows)
     header = ["move", "played", "best", "value", "loss", "class", *extras]
     table = [header]
     for row in rows:
@@ -89,8 +105,8 @@ def text_report(game, reviewer, rows, summary, source: str) -> str:
     lines.append(f"thresholds: {thresholds.describe()} ({thresholds.meaning})")
     if summary.costliest:
         lines.append("costliest: " + "; ".join(
-            f"move {row.number} {row.move}{SYMBOLS[row.classification] and ' ' + SYMBOLS[row.classification]} "
-            f"(best {row.best}, loss {row.loss:,.1f})" for row in summary.costliest))
+            f"move {row.number} {row.move}{' ' + row.symbol if row.symbol else ''} "
+            f"(best {row.best}, loss {row.loss_text(thresholds)})" for row in summary.costliest))
     return "\n".join(lines) + "\n"
 
 

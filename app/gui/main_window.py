@@ -923,11 +923,16 @@ class MainWindow(QMainWindow):
         self.show_message("Training: the advisor's choice shows once you have chosen your move" if on
                           else "Training off", TURN_MESSAGE_MILLISECONDS)
 
-    def _tree_for_review(self, loaded) -> MoveTree:
+    def _tree_for_review(self, loaded) -> MoveTree | None:
         """The tree an imported review's line joins: this one when it is the same game from the
-        same start, else a new analysis."""
+        same start, else a new analysis; None (and the game's preparation asked for) when the
+        review is of a game whose kernels are not ready: building it now would compile them in
+        the window's process."""
         if loaded.game == self.game.short_name and loaded.line.start == self.tree.root.state:
             return self.tree
+        if not self.preparation.is_ready(loaded.game):
+            self.preparation.request(loaded.game, first=True)
+            return None
         game = GAMES[loaded.game]
         analysis = Analysis(self._new_name(game, "review"), MoveTree(game, loaded.line.start))
         self._add_analysis(analysis)
@@ -1386,6 +1391,10 @@ class MainWindow(QMainWindow):
         if self._store is not None:
             self._save_timer.start(AUTOSAVE_MILLISECONDS)
 
+    def schedule_save(self) -> None:
+        """Save the session soon (a tree not shown changed: a review finishing in it)."""
+        self._schedule_save()
+
     def save_session(self) -> bool:
         """Write the session now (atomically). A failure is reported on the message line and
         the previous session file stays as it was."""
@@ -1407,6 +1416,8 @@ class MainWindow(QMainWindow):
         if self.search_runner.is_running():
             self.search_runner.stop()
             self.search_runner.wait(10.0)
+        self.review.finish_before_closing()  # its rows so far go into the session saved below
+        self.review.close()
         if self._remember_geometry:
             self._remember_layout()
             self._settings.sync()

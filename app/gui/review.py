@@ -58,6 +58,13 @@ from engines.tree import Change, MoveTree, Node
 OPTIONS_KEY = "review/{game}/{field}"
 #: Progress reaches the window at most this often (the worker may finish a move every millisecond).
 PROGRESS_MILLISECONDS = 100
+#: While a review sends its rows, the panel shows them at most this often.
+REFRESH_WHILE_REVIEWING_MILLISECONDS = 500
+#: A review asked to stop that has not stopped by then (one move can take seconds with a wide
+#: beam) is ended by ending its process; the rows it sent are kept.
+CANCEL_MILLISECONDS = 1000
+#: How long closing the window waits for the rows a review under way has made.
+CLOSING_MILLISECONDS = 1500
 
 
 class _Signals(QObject):
@@ -67,8 +74,12 @@ class _Signals(QObject):
 @dataclasses.dataclass
 class _Job:
     tree: MoveTree
+    name: str  # the analysis reviewed
     nodes: list[Node]  # the line's nodes, root first: nodes[n] is move n
     started: float
+    kept: int = 0  # rows put on nodes still in the tree
+    dropped: int = 0  # rows of moves deleted meanwhile
+    total: int = 0
 
 
 class _Worker:
@@ -117,6 +128,10 @@ class ReviewController(QObject):
         self._poll_timer = QTimer(self)
         self._poll_timer.setInterval(PROGRESS_MILLISECONDS)
         self._poll_timer.timeout.connect(self._poll)
+        self._cancel_timer = QTimer(self)
+        self._cancel_timer.setSingleShot(True)
+        self._cancel_timer.setInterval(CANCEL_MILLISECONDS)
+        self._cancel_timer.timeout.connect(self._end_stuck_review)
         self.destroyed.connect(self._poll_timer.stop)
         window.destroyed.connect(self.close)
         self.training = False
@@ -183,12 +198,17 @@ class ReviewController(QObject):
     def start(self) -> None:
         """Review the line through the current move (Moves ▸ Review this line)."""
         if self._job is not None:
+            self.finished.emit(f"A review of {self._job.name} is under way ({self.panel.progress.format()}): "
+                               "Cancel it first")
             return
         if not self.can_review():
             self.finished.emit(f"Kibitz cannot review {self.game.title} games yet.")
             return
         tree = self.window.tree
         nodes = tree.line_nodes()
+        if len(nodes) < 2:
+            self.finished.emit("Nothing to review: this line has no moves yet")
+            return
         line = Line(tree.root.state, tuple(node.move for node in nodes[1:]))
         reviewer = self.reviewer()
         done = [node.move_number for node in nodes[1:]
@@ -198,7 +218,7 @@ class ReviewController(QObject):
         worker.stop.clear()
         worker.jobs.send((game.short_name, game.board_text(line.start), [game.move_text(move) for move in line.moves],
                           self.options(game), done))
-        self._job = _Job(tree, nodes, time.perf_counter())
+        self._job = _Job(tree, self.window.analysis.name, nodes, time.perf_counter())
         self.panel.show_running(0, 0)
         self.started.emit()
         self._poll_timer.start()
@@ -224,45 +244,102 @@ class ReviewController(QObject):
     def cancel(self) -> None:
         if self._job is not None and self._worker is not None:
             self._worker.stop.set()
+            self._cancel_timer.start()
 
-    def _poll(self) -> None:
-        """Read what the review process sent (progress, then its rows), without waiting."""
-        job = self._job
-        if job is None:
-            self._poll_timer.stop()
+    def _end_stuck_review(self) -> None:
+        """A review that has not stopped within CANCEL_MILLISECONDS: its process is ended (its
+        rows so far are on their nodes already) and the next review starts another."""
+        if self._job is None or self._worker is None:
             return
+        self._poll()  # what it sent meanwhile
+        if self._job is None:
+            return
+        self._worker.process.terminate()
+        self._worker = None
+        self._finished(True, "")
+
+    def _poll(self) -> bool:
+        """Put the rows the review process sent on their nodes and show its progress, without
+        waiting; True once the review has ended."""
+        job = self._job
+        if job is None or self._worker is None:
+            self._poll_timer.stop()
+            return True
         answers = self._worker.answers
         try:
             while answers.poll():
                 message = answers.recv()
-                if message[0] == "progress":
-                    self.panel.show_running(message[1], message[2])
+                if message[0] == "rows":
+                    self._keep(job, message[1])
+                    if message[2] >= 0:
+                        self.panel.show_running(message[2], message[3])
+                        job.total = message[3]
                 elif message[0] == "done":
-                    self._finished(message[1], message[2], message[3])
-                    return
+                    self._finished(message[1], message[2])
+                    return True
         except (EOFError, OSError):
             process = self._worker.process
             process.join(1.0)
             self._worker = None
-            self._finished([], False, f"the review process ended unexpectedly (exit code {process.exitcode})")
+            self._finished(False, f"the review process ended unexpectedly (exit code {process.exitcode})")
+            return True
+        return False
 
-    def _finished(self, rows: list, stopped: bool, error: str) -> None:
+    def _keep(self, job: _Job, rows: list[reviews.MoveReview]) -> None:
+        """Rows onto their nodes; a node deleted from the tree meanwhile loses its row."""
+        # the line's nodes still in the tree: those before the first one deleted (or all of them
+        # gone when the tree was reset); one walk down the line, not one walk up per row
+        alive_up_to = len(job.nodes) if job.nodes[0] is job.tree.root else 0
+        for place in range(1, alive_up_to):
+            node = job.nodes[place]
+            if not any(child is node for child in node.parent.children):
+                alive_up_to = place
+                break
+        alive = []
+        for row in rows:
+            if row.number < alive_up_to:
+                alive.append((job.nodes[row.number], row))
+            else:
+                job.dropped += 1
+        job.kept += len(alive)
+        if alive:
+            job.tree.set_reviews(alive, alive[-1][0])
+            if job.tree is not self.window.tree:  # (the window saves the tree it shows when it changes)
+                self.window.schedule_save()
+
+    def _finished(self, stopped: bool, error: str) -> None:
         job = self._job
         if job is None:
             return
         self._job = None
         self._poll_timer.stop()
-        job.tree.set_reviews(((job.nodes[row.number], row) for row in rows), job.nodes[-1])
+        self._cancel_timer.stop()
         seconds = time.perf_counter() - job.started
         self.panel.show_idle()
+        where = "" if job.tree is self.window.tree else f" in {job.name}"
+        counted = f"{job.kept} move{'s' if job.kept != 1 else ''} reviewed{where}"
+        if job.dropped:
+            counted += f" ({job.dropped} more were deleted meanwhile)"
         if error:
-            self.finished.emit(f"The review failed: {error}")
+            self.finished.emit(f"The review failed after {counted}, kept: {error}")
         elif stopped:
-            self.finished.emit(f"Review cancelled: {len(rows)} moves reviewed, kept ({seconds:.1f} s)")
+            self.finished.emit(f"Review cancelled: {counted}, kept ({seconds:.1f} s)")
         else:
-            self.finished.emit(f"Review done: {len(rows)} moves reviewed in {seconds:.1f} s")
-        if not rows:  # (rows set on nodes refresh the panel through the tree's change)
-            self.panel.refresh()
+            self.finished.emit(f"Review done: {counted} in {seconds:.1f} s")
+        self.panel.refresh()
+
+    def finish_before_closing(self) -> None:
+        """The window closes: a review under way stops and the rows it has made are kept (the
+        session is saved after this)."""
+        if self._job is None or self._worker is None:
+            return
+        self._worker.stop.set()
+        end = time.perf_counter() + CLOSING_MILLISECONDS / 1000.0
+        while self._job is not None and time.perf_counter() < end:
+            if self._worker.answers.poll(0.05):
+                self._poll()
+        if self._job is not None:
+            self._end_stuck_review()
 
     # -- training --------------------------------------------------------------------------------
     def set_training(self, on: bool) -> None:
@@ -278,7 +355,7 @@ class ReviewController(QObject):
         """Training: review the move that made ``node`` (in the worker), then say its class."""
         if not self.can_review() or node.parent is None or self.game.is_chance_node(node.parent.state):
             return
-        game, reviewer = self.game, self.reviewer()
+        game, reviewer, tree = self.game, self.reviewer(), self.window.tree
 
         def work() -> None:
             try:
@@ -286,23 +363,28 @@ class ReviewController(QObject):
             except Exception as failure:  # noqa: BLE001
                 result = failure
             try:
-                self._signals.judged.emit(node, result)
+                self._signals.judged.emit((tree, node), result)
             except RuntimeError:
                 pass
 
         threading.Thread(target=work, name="kibitz-review-move", daemon=True).start()
 
-    def _judged(self, node: Node, result: Any) -> None:
+    def _judged(self, where: tuple[MoveTree, Node], result: Any) -> None:
+        tree, node = where
         if isinstance(result, Exception):
             self.finished.emit(f"The review of the move failed: {result}")
             return
-        tree = self.window.tree
+        if not tree.contains(node):
+            return  # taken back meanwhile
         tree.set_reviews([(node, result)])
+        if tree is not self.window.tree:
+            return  # the player has gone to another analysis: the verdict would name another game's move
         row: reviews.MoveReview = result
         if row.loss <= 0:
             verdict = "the advisor's choice too"
         else:
-            verdict = (f"{row.classification}{' ' + row.symbol if row.symbol else ''}, loss {row.loss:,.1f}; "
+            module = reviews.reviewer_module(self.game.short_name)
+            verdict = (f"{row.verdict}, loss {row.loss_text(module.THRESHOLDS if module else None)}; "
                        f"the advisor chose {row.best}")
         self.finished.emit(f"You played {row.move}: {verdict}")
 
@@ -320,8 +402,14 @@ class ReviewController(QObject):
         return True
 
     def tree_changed(self, change: Change) -> None:
-        """Refresh the panel once the event loop is free (a burst of changes refreshes once)."""
-        if change is not Change.LABEL and self.panel.isVisible():
+        """Refresh the panel once the event loop is free (a burst of changes refreshes once; while
+        a review sends its rows, twice a second: a refresh of 1,200 rows takes tens of ms)."""
+        if change is Change.LABEL or not self.panel.isVisible():
+            return
+        if change is Change.REVIEW and self._job is not None:
+            if not self._refresh_timer.isActive():
+                self._refresh_timer.start(REFRESH_WHILE_REVIEWING_MILLISECONDS)
+        else:
             self._refresh_timer.start(0)
 
     # -- files -----------------------------------------------------------------------------------
@@ -352,8 +440,8 @@ class ReviewController(QObject):
         self.finished.emit(f"Exported the review of {len(rows)} moves to {path}")
         return path
 
-    def import_file(self, path: str | None = None, add_line: Callable[[reviews.ReviewFile], MoveTree] | None = None
-                    ) -> bool:
+    def import_file(self, path: str | None = None,
+                    add_line: Callable[[reviews.ReviewFile], MoveTree | None] | None = None) -> bool:
         """Read a review JSON file: its line joins the tree (a new analysis when it starts
         elsewhere, or is another game's) and its rows go on the line's nodes."""
         if path is None:
@@ -366,6 +454,10 @@ class ReviewController(QObject):
             self.finished.emit(f"Cannot import the review: {error}")
             return False
         tree = add_line(loaded) if add_line is not None else self.window.tree
+        if tree is None:
+            self.finished.emit(f"Kibitz is preparing {GAMES[loaded.game].title} first (its kernels compile once, in "
+                               "a process of their own): import the review again in a moment")
+            return False
         leaf = tree.add_line(loaded.line.moves)
         nodes = tree.path(leaf)
         tree.set_reviews(((nodes[row.number], row) for row in loaded.rows), leaf)
@@ -390,6 +482,8 @@ class ReviewRowsModel(QAbstractTableModel):
         self.current: Node | None = None
         self.dark = False
         self.muted: Any = None
+        self.current_color: Any = None
+        self.thresholds: reviews.Thresholds | None = None
 
     def set_rows(self, rows: list[tuple[Node, reviews.MoveReview]], settings: str | None, current: Node | None) -> None:
         self.beginResetModel()
@@ -421,7 +515,8 @@ class ReviewRowsModel(QAbstractTableModel):
         if column == 3:
             return f"{row.value:,.1f}"
         if column == 4:
-            return f"{row.loss:,.1f}"
+            return row.loss_text(self.thresholds) if self.thresholds is not None and self.thresholds.relative and \
+                row.loss > 0 else f"{row.loss:,.1f}"
         if column == 5:
             return row.classification + (" (stale)" if is_stale(row, self.settings) else "")
         value = row.extra(self.extras[column - len(COLUMNS)], "")
@@ -443,13 +538,13 @@ class ReviewRowsModel(QAbstractTableModel):
             if color is not None and column in (1, 5):
                 return QBrush(color)
         if role == Qt.ItemDataRole.BackgroundRole and node is self.current:
-            return QBrush(self.current_color) if getattr(self, "current_color", None) is not None else None
+            return QBrush(self.current_color) if self.current_color is not None else None
         if role == Qt.ItemDataRole.ToolTipRole:
             stale = (f"\nstale: reviewed with “{row.settings}”, the panel now says “{self.settings}”"
                      if is_stale(row, self.settings) else "")
             excused = row.extra(reviews.EXCUSED)
             return (f"move {row.number}: {row.move}, best {row.best}\nvalue {row.value:,.2f}, played "
-                    f"{row.played_value:,.2f}, loss {row.loss:,.2f}: {row.classification}"
+                    f"{row.played_value:,.2f}, loss {row.loss_text(self.thresholds)}: {row.verdict}"
                     + (f"\nnot flagged: {excused}" if excused else "") + stale)
         return None
 
@@ -554,7 +649,7 @@ class ReviewPanel(QWidget):
         for name, control in module.OPTIONS.items():
             if isinstance(values[name], bool):
                 box = QCheckBox(control[0])
-                box.setToolTip(control[1])
+                box.setToolTip(control[1][:1].upper() + control[1][1:])
                 box.setChecked(values[name])
                 box.toggled.connect(lambda on, name=name: self.controller.set_option(name, on))
                 self._option_widgets.append(box)
@@ -564,7 +659,7 @@ class ReviewPanel(QWidget):
             spin.setObjectName(f"reviewOption_{name}")
             spin.setRange(control[2], control[3])
             spin.setValue(values[name])
-            spin.setToolTip(control[1])
+            spin.setToolTip(control[1][:1].upper() + control[1][1:])
             spin.setKeyboardTracking(False)
             spin.valueChanged.connect(lambda value, name=name: self.controller.set_option(name, value))
             self._option_widgets += [label, spin]
@@ -582,10 +677,16 @@ class ReviewPanel(QWidget):
         self.model.dark = base.lightness() < 128
         self.model.muted = mix(text, base, 0.55)
         self.model.current_color = mix(palette.color(QPalette.ColorRole.Highlight), base, 0.8)
+        self.model.thresholds = controller.thresholds()
         can = controller.can_review()
         self.review_button.setEnabled(can)
-        rows = controller.rows()
         settings = controller.current_settings()
+        window = controller.window
+        window.tree_view.set_review_settings(settings)  # stale marks muted there too
+        window.score_graph.set_review_settings(settings)
+        if not self.isVisible():
+            return  # the rows are shown when the panel is (its dock's visibility refreshes it)
+        rows = controller.rows()
         self.model.set_rows(rows, settings, controller.window.tree.current)
         current = controller.window.tree.current
         place = next((i for i, (node, _) in enumerate(rows) if node is current), None)
@@ -615,8 +716,8 @@ class ReviewPanel(QWidget):
                          " Review this line again</span>")
         if summary.costliest:
             links = [f"<a href='move:{row.number}'>move {row.number} {_escape(row.move)}"
-                     f"{' ' + row.symbol if row.symbol else ''}</a> (loss {row.loss:,.1f}, best {_escape(row.best)})"
-                     for row in summary.costliest]
+                     f"{' ' + row.symbol if row.symbol else ''}</a> (loss {_escape(row.loss_text(thresholds))}, "
+                     f"best {_escape(row.best)})" for row in summary.costliest]
             parts.append("Costliest: " + "; ".join(links))
         parts.append(limits)
         return "<br>".join(parts)

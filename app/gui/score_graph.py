@@ -41,7 +41,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from advisors.review import BLUNDER, GOOD, INACCURACY, MISTAKE
-from app.gui.review_style import class_color
+from app.gui.review_style import class_color, is_stale
 from app.gui.tree_view import mix
 from engines.contract import Game
 from engines.tree import Change, MoveTree, Node
@@ -121,6 +121,8 @@ class ScoreGraph(QWidget):
         self._main_secondary: list[float] = []
         self._branches: list[int] = []  # main-line moves after which a variation leaves it
         self._losses: list[tuple[int, str]] = []  # (move number, class) of the main line's reviewed moves
+        self._stale: set[int] = set()  # move numbers whose review was made with other settings
+        self.review_settings: str | None = None  # the reviewer's settings now
         self._line: list[Node] = []  # the current node's line from where it leaves the main line
         self._line_values: list[float] = []
         self._hover: int | None = None
@@ -247,9 +249,18 @@ class ScoreGraph(QWidget):
         self._branches = [node.move_number for node in main if len(node.children) > 1]
         self._read_losses()
 
+    def set_review_settings(self, settings: str | None) -> None:
+        """The reviewer's settings now: bars of reviews made with others are drawn muted."""
+        if settings != self.review_settings:
+            self.review_settings = settings
+            self._read_losses()
+            self.update()
+
     def _read_losses(self) -> None:
         self._losses = [(node.move_number, node.review.classification) for node in self._main
                         if node.review is not None and node.review.loss > 0]
+        self._stale = {node.move_number for node in self._main
+                       if is_stale(node.review, self.review_settings)}
         reviewed = any(node.review is not None for node in self._main)
         if reviewed != self._reviewed:  # the strip needs its own room, not the plot's
             self._reviewed = reviewed
@@ -376,7 +387,7 @@ class ScoreGraph(QWidget):
             text += f" · {self._format(self._main_secondary[number])} {self.secondary_name}"
         review = self._main[number].review
         if review is not None:
-            text += f" · {review.classification}{' ' + review.symbol if review.symbol else ''}"
+            text += f" · {review.verdict}" + (" (stale)" if is_stale(review, self.review_settings) else "")
             if review.loss > 0:
                 text += f", loss {review.loss:,.1f} (best {review.best})"
         return text
@@ -522,8 +533,8 @@ class ScoreGraph(QWidget):
             painter.drawLine(QPointF(strip.left(), strip.bottom() + 0.5), QPointF(strip.right(), strip.bottom() + 0.5))
             painter.setPen(Qt.PenStyle.NoPen)
             # the worst drawn last: where bars crowd together on a long line, the worst shows
-            for _, classification, rect in sorted(self.loss_bars(), key=lambda bar: LOSS_BAR_SHARE[bar[1]]):
-                painter.setBrush(class_color(classification, dark) or muted)
+            for number, classification, rect in sorted(self.loss_bars(), key=lambda bar: LOSS_BAR_SHARE[bar[1]]):
+                painter.setBrush(muted if number in self._stale else class_color(classification, dark) or muted)
                 painter.drawRect(rect)
         # where variations leave the main line (the current one's in the marker's colour)
         painter.setPen(Qt.PenStyle.NoPen)

@@ -18,7 +18,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from advisors.review import MoveReview
+from advisors.review import read_saved_row
 from engines import GAMES, KibitzInputError, NotationError
 from engines.files import write_text_atomic
 from engines.limits import read_json, shown
@@ -183,7 +183,7 @@ class SessionStore:
         game_name = entry["tree"].get("game")
         if not isinstance(game_name, str) or game_name not in GAMES:
             raise NotationError(f"unknown game {shown(game_name)}", source=source)
-        tree = MoveTree.from_dict(GAMES[game_name], entry["tree"], source=source, read_review=MoveReview.from_dict)
+        tree = MoveTree.from_dict(GAMES[game_name], entry["tree"], source=source, read_review=read_saved_row(GAMES[game_name]))
         name = entry.get("name") if isinstance(entry.get("name"), str) else "analysis"
         file = entry.get("file") if isinstance(entry.get("file"), str) else None
         folder = entry.get("search_folder") if isinstance(entry.get("search_folder"), str) else None

@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.gui.review_style import class_color, mark_of
+from app.gui.review_style import class_color, is_stale, mark_of
 from engines.contract import Game
 from engines.tree import Change, MoveTree, Node
 
@@ -114,6 +114,7 @@ class MoveTreeModel(QAbstractListModel):
         self.tree: MoveTree | None = None
         self.game: Game | None = None
         self.folded: set[int] = set()  # first-node ids of the folded variations
+        self.review_settings: str | None = None  # the reviewer's settings now: other reviews are stale
         self._clear()
 
     def _clear(self) -> None:
@@ -236,8 +237,8 @@ class MoveTreeModel(QAbstractListModel):
             parts = [f"{LABEL_MARK} {node.label}"] if node.label else []
             if node.review is not None:
                 review = node.review
-                parts.append(f"review: {review.classification}{' ' + review.symbol if review.symbol else ''}, "
-                             f"loss {review.loss:,.1f} (best {review.best})")
+                stale = " (stale: reviewed with other settings)" if is_stale(review, self.review_settings) else ""
+                parts.append(f"review: {review.verdict}, loss {review.loss:,.1f} (best {review.best}){stale}")
             return "\n".join(parts)
         return None
 
@@ -687,7 +688,9 @@ class _RowDelegate(QStyledItemDelegate):
             mark_font = QFont(option.font)
             mark_font.setBold(True)
             painter.setFont(mark_font)
-            painter.setPen(class_color(node.review.classification, colors.base.lightness() < 128) or colors.text)
+            stale = is_stale(node.review, model.review_settings)
+            painter.setPen(colors.muted if stale else
+                           class_color(node.review.classification, colors.base.lightness() < 128) or colors.text)
             painter.drawText(QRect(move_left + move_width + 3, rect.top(), room - move_width - 3, rect.height()),
                              middle, mark)
             move_width += 3 + painter.fontMetrics().horizontalAdvance(mark)
@@ -823,6 +826,14 @@ class MoveTreeView(QWidget):
         return False
 
     # -- the tree ---------------------------------------------------------------------------
+    def set_review_settings(self, settings: str | None) -> None:
+        """The reviewer's settings now: reviewed moves with other settings show their marks muted."""
+        model = self.model
+        if model.review_settings != settings:
+            model.review_settings = settings
+            if model.rows:
+                model.dataChanged.emit(model.index(0, 0), model.index(len(model.rows) - 1, 0))
+
     def set_tree(self, tree: MoveTree | None, game: Game | None = None) -> None:
         """Show ``tree`` (None: nothing) and follow its changes.
 

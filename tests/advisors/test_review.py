@@ -25,6 +25,7 @@ import numpy as np
 import pytest
 
 from advisors import review
+from advisors.g2048.search import Budget, Expectimax
 from advisors.hatetris.review import BEAM_BEST, BEAM_PLAYED
 from advisors.review import (BEST, BLUNDER, EXCUSED, GOOD, INACCURACY, MISTAKE, Judgement, MoveReview, Thresholds,
                              from_json, review_line, review_move, summarize, to_csv, to_json)
@@ -107,6 +108,24 @@ def test_reviewing_a_line_reports_progress_stops_and_skips():
     stopped = review_line(SPLT, reviewer, line, should_stop=lambda: asked.append(1) or len(asked) > 3)
     assert [row.number for row in stopped] == [1, 2, 3]
     assert [row.number for row in review_line(SPLT, reviewer, line, skip={1, 2, 5})] == [3, 4, 6]
+
+
+class _EqualValues:
+    """A reviewer whose best and played moves are worth the same, written two ways (the last
+    bits of a sum taken in another order)."""
+
+    thresholds = review.reviewer_module("2048").THRESHOLDS
+    scale = "expected score"
+    settings = "depth 2"
+
+    def judge(self, state, move):
+        return Judgement(Slide(1), 1607973.6775593658, 1607973.677559365)
+
+
+def test_a_move_worth_the_best_to_the_last_bits_loses_nothing():
+    state = G2048.parse_board("2 4 . ./. . . ./. . . ./. . . .")
+    row = review.review_move(G2048, _EqualValues(), state, Slide(3), 1)
+    assert (row.loss, row.classification, row.move, row.best) == (0.0, BEST, "L", "R")
 
 
 def test_summary_of_hand_made_rows():
@@ -345,7 +364,7 @@ def test_the_df86_record_reviewed_by_the_heuristic(hatetris_records):
     assert [row.move for row in rows] == [HATETRIS.move_text(move) for move in line.moves]
     for row in rows:
         assert row.extras == () and row.settings == "heuristic"
-        assert row.loss == pytest.approx(max(0.0, row.value - row.played_value), abs=1e-9)
+        assert row.loss == pytest.approx(max(0.0, row.value - row.played_value), abs=1e-9 * max(1.0, abs(row.value)))
         assert row.classification == reviewer.thresholds.classify(row.loss, row.value)
         if row.move == row.best:
             assert (row.loss, row.classification) == (0.0, BEST)
@@ -413,11 +432,20 @@ def test_a_seeded_2048_game_reviews_the_slides_only():
     for row in rows:
         assert row.move == G2048.move_text(line.moves[row.number - 1]) and row.move in ("L", "D", "R", "U")
         assert row.settings == "depth 2" and row.extra("depth") == 2
-        assert row.loss == pytest.approx(max(0.0, row.value - row.played_value))
+        assert row.loss == pytest.approx(max(0.0, row.value - row.played_value), abs=1e-9 * row.value)
         share = row.loss / row.value
         expected = (BEST if row.loss == 0 else GOOD if share < 0.005 else INACCURACY if share < 0.02
                     else MISTAKE if share < 0.08 else BLUNDER)
         assert row.classification == expected, row
+    # the values are the expectimax's at depth 2, searched again here by another search object
+    states = [line.start]
+    for move in line.moves:
+        states.append(G2048.play(states[-1], move).state)
+    search = Expectimax(threads=1)
+    for row in rows[::6]:
+        values = search.evaluate(states[row.number - 1], Budget(depth=2)).values
+        assert row.value == pytest.approx(max(v for v in values if v is not None), rel=1e-12)
+        assert row.played_value == pytest.approx(values[line.moves[row.number - 1].direction], rel=1e-12)
     agreeing = [row for row in rows if row.move == row.best]
     assert agreeing, "the corner rule never chose the advisor's slide"
     assert all((row.loss, row.classification) == (0.0, BEST) for row in agreeing)
@@ -511,7 +539,12 @@ def test_damaged_review_files_are_refused_saying_where(splt_review_text):
         "bad.json: unknown game 'chess'; known games: 1010, 2048, destructo, hatetris, splt")
     other = next(m for m in moves if m != moves[2])
     assert refusal(damaged(text, lambda d: d["rows"][2].update(move=other))) == (
-        f"bad.json: row 3 says move 3 is {other!r}, but the line plays {moves[2]!r} there")
+        f"bad.json: row 3 (move 3): it is for move {other!r}, but the line plays {moves[2]!r} there")
+    # the first position is the empty board: its only split is 0,0 (spec 1.9)
+    assert refusal(damaged(text, lambda d: d["rows"][0].update(best="4,0"))).startswith(
+        "bad.json: row 1 (move 1): its best move '4,0' cannot be played there: ")
+    assert refusal(damaged(text, lambda d: d["rows"][1].update(loss=2.5))) == (
+        "bad.json: row 2: class 'best' with a loss of 2.5: a move is 'best' exactly when it loses nothing")
     assert refusal(damaged(text, lambda d: d["rows"][2].update(number=9))) == (
         "bad.json: row 3 is for move 9, but the line has 5 moves")
     assert refusal(damaged(text, lambda d: d["rows"][1].update(loss=-1.5))) == (
@@ -520,6 +553,16 @@ def test_damaged_review_files_are_refused_saying_where(splt_review_text):
         "bad.json: row 6: move 2 is reviewed twice")
     assert refusal(damaged(text, lambda d: d["rows"][0].update({"class": "brilliant"}))).startswith(
         "bad.json: row 1: 'class' must be one of best, good, inaccuracy, mistake, blunder")
+
+
+def test_a_row_on_a_chance_step_is_refused():
+    line = seeded_2048_line(7, 2)
+    reviewer = review.reviewer_for("2048", depth=1)
+    rows = review_line(G2048, reviewer, line)
+    text = to_json(G2048, line, rows)
+    # move 1 is the first start tile, a chance step: a row there is no review
+    forged = damaged(text, lambda d: d["rows"].insert(0, {**d["rows"][0], "number": 1, "move": d["moves"][0]}))
+    assert refusal(forged).startswith(f"bad.json: row 1 (move 1): move 1 is a chance step ({line.moves[0]})")
 
 
 def test_non_finite_numbers_in_a_review_file_are_refused(splt_review_text):

@@ -168,7 +168,9 @@ def test_reviews_come_back_with_the_session(tmp_path, record):
 
 @pytest.mark.parametrize("damage, words", [
     (lambda row: row.update(loss=-5), "negative"),
-    (lambda row: row.update(move="9,9"), "is for move 27 '9,9'"),
+    (lambda row: row.update(move="9,9"), "it is for move '9,9', but the line plays '0,0,4,4' there"),
+    (lambda row: row.update(best="7,0"), "its best move '7,0' cannot be played there"),
+    (lambda row: row.update({"class": "best"}), "class 'best' with a loss of 15.25"),
     (lambda row: row.update({"class": "brilliant"}), "'class' must be one of"),
 ])
 def test_a_damaged_saved_review_is_left_out_and_the_moves_are_kept(tmp_path, record, damage, words):

@@ -48,6 +48,43 @@ class GamePlug:
 NO_PLUG = GamePlug()
 
 
+def review_options_adder(short_name: str, before: AddOptions | None = None) -> AddOptions:
+    """``review``'s options for a game, made from its reviewer's ``OPTIONS`` (their one home: the
+    window's controls come from there too): a switch ``--name``, or ``--name N`` within the
+    bounds, with the reviewer's default; ``before`` adds the game's other options first."""
+
+    def add(group) -> None:
+        import dataclasses
+
+        from advisors.review import reviewer_module
+        from app.cli.options import whole_number
+
+        if before is not None:
+            before(group)
+        module = reviewer_module(short_name)
+        defaults = {field.name: field.default for field in dataclasses.fields(module.Reviewer)}
+        for name, (_, does, low, high) in module.OPTIONS.items():
+            flag = "--" + name.replace("_", "-")
+            if low is None:
+                group.add_argument(flag, action="store_true", help=does)
+            else:
+                group.add_argument(flag, type=whole_number(low, high), default=defaults[name],
+                                   help=f"{does}, {low:,} to {high:,} (default {defaults[name]:,})")
+
+    return add
+
+
+def review_option_values(short_name: str) -> Callable[[argparse.Namespace], dict[str, Any]]:
+    """What the game's reviewer takes from ``review``'s parsed options."""
+
+    def values(args: argparse.Namespace) -> dict[str, Any]:
+        from advisors.review import reviewer_module
+
+        return {name: getattr(args, name) for name in reviewer_module(short_name).OPTIONS}
+
+    return values
+
+
 def plug(short_name: str) -> GamePlug:
     """The plug of the game ``short_name`` (an empty one for a game without)."""
     module = _PLUG_MODULES.get(short_name)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import time
 
-from app.cli.games import GamePlug
+from app.cli.games import GamePlug, review_option_values, review_options_adder
 from app.cli.inputs import read_position
 from app.cli.options import number, whole_number
 from engines.errors import KibitzInputError
@@ -145,15 +145,8 @@ def advise(game, args) -> int:
     return 0
 
 
-def add_review_options(group) -> None:
-    from advisors.destructo.review import DEFAULT_WIDTH, MAX_WIDTH
-
-    group.add_argument("--width", type=whole_number(1, MAX_WIDTH), default=DEFAULT_WIDTH,
-                       help=f"beam width of the line values, 1 to {MAX_WIDTH:,} (default {DEFAULT_WIDTH})")
-
-
 PLUG = GamePlug(
-    options={"advise": add_advise_options, "play": add_play_options, "review": add_review_options},
+    options={"advise": add_advise_options, "play": add_play_options, "review": review_options_adder("destructo")},
     work={"advise": advise, "play": play},
-    review_options=lambda args: {"width": args.width},
+    review_options=review_option_values("destructo"),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from app.cli.games import GamePlug
+from app.cli.games import GamePlug, review_option_values, review_options_adder
 from app.cli.inputs import read_position
 from app.cli.options import THREADS, number, whole_number
 from engines.errors import KibitzInputError
@@ -103,15 +103,8 @@ def play(game, args) -> int:
     return 0
 
 
-def add_review_options(group) -> None:
-    from advisors.g2048.review import DEFAULT_DEPTH
-
-    group.add_argument("--depth", type=whole_number(1, MAX_DEPTH), default=DEFAULT_DEPTH,
-                       help=f"expectimax depth of the review, 1 to {MAX_DEPTH} (default {DEFAULT_DEPTH})")
-
-
 PLUG = GamePlug(
-    options={"advise": add_budget_options, "play": add_play_options, "review": add_review_options},
+    options={"advise": add_budget_options, "play": add_play_options, "review": review_options_adder("2048")},
     work={"advise": advise, "play": play},
-    review_options=lambda args: {"depth": args.depth},
+    review_options=review_option_values("2048"),
 )

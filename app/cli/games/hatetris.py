@@ -11,7 +11,7 @@ from pathlib import Path
 
 from advisors.cluster import MAX_WORKERS as MAX_CLUSTER_WORKERS
 from app.cli import search as search_verb
-from app.cli.games import GamePlug
+from app.cli.games import GamePlug, review_option_values, review_options_adder
 from app.cli.inputs import parse_line, read_argument, replay_line
 from app.cli.options import THREADS, UsageError, whole_number
 from app.cli.reporting import progress as say_progress
@@ -181,21 +181,10 @@ def search(game, args) -> int:
     return 0
 
 
-def add_review_options(group) -> None:
-    from advisors.hatetris.review import DEFAULT_BEAM_DEPTH, DEFAULT_BEAM_WIDTH, MAX_BEAM_DEPTH, MAX_BEAM_WIDTH
-
-    add_mild_option(group)
-    group.add_argument("--beam-width", type=whole_number(0, MAX_BEAM_WIDTH), default=DEFAULT_BEAM_WIDTH,
-                       help=f"width of the beam run after the played and the best placement, 0 (off) to "
-                       f"{MAX_BEAM_WIDTH:,} (default {DEFAULT_BEAM_WIDTH})")
-    group.add_argument("--beam-depth", type=whole_number(1, MAX_BEAM_DEPTH), default=DEFAULT_BEAM_DEPTH,
-                       help=f"pieces the beam looks ahead, 1 to {MAX_BEAM_DEPTH:,} (default {DEFAULT_BEAM_DEPTH})")
-
-
 PLUG = GamePlug(
     options={"replay": add_mild_option, "convert": add_mild_option, "search": add_search_options,
-             "review": add_review_options},
+             "review": review_options_adder("hatetris", before=add_mild_option)},
     work={"replay": replay, "search": search},
     reading_options=reading_options,
-    review_options=lambda args: {"beam_width": args.beam_width, "beam_depth": args.beam_depth},
+    review_options=review_option_values("hatetris"),
 )

@@ -12,7 +12,7 @@ import time
 import numpy as np
 
 from app.cli import search as search_verb
-from app.cli.games import GamePlug
+from app.cli.games import GamePlug, review_option_values, review_options_adder
 from app.cli.inputs import load_line
 from app.cli.options import SEED, THREADS, UsageError, number, whole_number
 from app.cli.reporting import progress as say_progress
@@ -303,15 +303,9 @@ def bench(game, args) -> int:
     return 0
 
 
-def add_review_options(group) -> None:
-    group.add_argument("--rollouts", action="store_true",
-                       help="also play a greedy game after the played and after the best split (playAssist's "
-                       "\"Default Algorithm Record\"; a few milliseconds each)")
-
-
 PLUG = GamePlug(
     options={"advise": add_advise_options, "search": add_search_options, "bench": add_bench_options,
-             "review": add_review_options},
+             "review": review_options_adder("splt")},
     work={"advise": advise, "search": search, "bench": bench},
-    review_options=lambda args: {"rollouts": args.rollouts},
+    review_options=review_option_values("splt"),
 )
