@@ -214,6 +214,11 @@ class ReviewController(QObject):
         done = [node.move_number for node in nodes[1:]
                 if node.review is not None and node.review.settings == reviewer.settings]
         game = self.game
+        decisions = sum(1 for node in nodes[1:] if not game.is_chance_node(node.parent.state))
+        if len(done) >= decisions:
+            self.finished.emit(f"Every move of this line is reviewed already ({len(done)}, with {reviewer.settings})")
+            self.window.review_dock.show()
+            return
         worker = self.worker()
         worker.stop.clear()
         worker.jobs.send((game.short_name, game.board_text(line.start), [game.move_text(move) for move in line.moves],

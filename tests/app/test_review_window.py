@@ -183,6 +183,9 @@ def test_a_cancelled_review_keeps_its_rows_and_the_next_one_finishes_the_rest(qt
     review_and_wait(qtbot, window)
     assert window.message_label.text().startswith(f"Review done: {1196 - reviewed} moves reviewed")
     assert all(node.review is not None for node in window.tree.line_nodes()[1:])
+    window.review_action.trigger()  # nothing left to do, and it says so
+    assert not window.review.is_running()
+    assert window.message_label.text() == "Every move of this line is reviewed already (1196, with weights)"
 
 
 def test_reviews_come_back_after_a_restart_and_export_and_import(qtbot, make_window, record_line, tmp_path):
