@@ -39,9 +39,7 @@ def main() -> int:
     wait(lambda: not window.is_preparing(), 300)
     game = GAMES["splt"]
     window.apply_line(game.parse_sequence(RECORD.read_text(), source=str(RECORD)))
-    window.review_dock.show()
-    window.review_dock.raise_()
-    window.review.start()
+    window.review_action.trigger()  # as Ctrl+L: the Review panel opens beside the sequence editor
     wait(lambda: not window.review.is_running(), 120)
     nodes = window.tree.line_nodes()
     costliest = max(nodes[1:], key=lambda node: node.review.loss)

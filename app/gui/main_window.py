@@ -202,7 +202,7 @@ class MainWindow(QMainWindow):
         # reviews of whole lines, the Review panel and training
         self.review = ReviewController(self, self._settings)
         self.review.finished.connect(lambda text: self.show_message(text))
-        self.review.started.connect(lambda: (self.review_dock.show(), self.review_dock.raise_()))
+        self.review.panel_wanted.connect(self._show_review_dock)
 
         self._create_actions()
         self._create_menus()
@@ -914,6 +914,18 @@ class MainWindow(QMainWindow):
         if training:
             self.review.judge_played(node)
         return True
+
+    def _show_review_dock(self) -> None:
+        """The Review panel, shown when a review starts; the first time beside the sequence
+        editor it gets the larger share of the bottom (its summary and table need the width)."""
+        if self.review_dock.isVisible():
+            return
+        self.review_dock.show()
+        if self.sequence_dock.isVisible() and self.dockWidgetArea(self.sequence_dock) == self.dockWidgetArea(
+                self.review_dock):
+            width = self.sequence_dock.width() + self.review_dock.width()
+            self.resizeDocks([self.sequence_dock, self.review_dock], [width * 2 // 5, width * 3 // 5],
+                             Qt.Orientation.Horizontal)
 
     def set_training(self, on: bool) -> None:
         """Training on or off (Moves ▸ Training): see :mod:`app.gui.review`."""

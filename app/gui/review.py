@@ -29,7 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QPalette
+from PySide6.QtGui import QBrush, QFontMetrics, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -113,7 +113,7 @@ class _Worker:
 class ReviewController(QObject):
     """Runs reviews for the window and keeps the Review panel up to date (see the module docstring)."""
 
-    started = Signal()
+    panel_wanted = Signal()  # a review starts, or there is nothing left to review: show the panel
     finished = Signal(str)  # what to tell the player
 
     def __init__(self, window: Any, settings: QSettings) -> None:
@@ -217,7 +217,7 @@ class ReviewController(QObject):
         decisions = sum(1 for node in nodes[1:] if not game.is_chance_node(node.parent.state))
         if len(done) >= decisions:
             self.finished.emit(f"Every move of this line is reviewed already ({len(done)}, with {reviewer.settings})")
-            self.window.review_dock.show()
+            self.panel_wanted.emit()
             return
         worker = self.worker()
         worker.stop.clear()
@@ -225,7 +225,7 @@ class ReviewController(QObject):
                           self.options(game), done))
         self._job = _Job(tree, self.window.analysis.name, nodes, time.perf_counter())
         self.panel.show_running(0, 0)
-        self.started.emit()
+        self.panel_wanted.emit()
         self._poll_timer.start()
 
     def worker(self) -> _Worker:
@@ -595,10 +595,10 @@ class ReviewPanel(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the window's arrow keys walk the tree
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        # columns fitted to the rows on screen and a few more, not to all 1,200 (which costs
-        # a data() call per cell and froze the window for a third of a second)
-        self.table.horizontalHeader().setResizeContentsPrecision(40)
+        # columns fitted by _fit_columns from the texts themselves: Qt's fitting to contents asks
+        # data() for every cell (a third of a second for 1,200 rows) or guesses from a few rows
+        # (and cut "0,0,4,4 ?" short)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 4)
         self.table.clicked.connect(self._row_clicked)
@@ -693,6 +693,7 @@ class ReviewPanel(QWidget):
             return  # the rows are shown when the panel is (its dock's visibility refreshes it)
         rows = controller.rows()
         self.model.set_rows(rows, settings, controller.window.tree.current)
+        self._fit_columns()
         current = controller.window.tree.current
         place = next((i for i, (node, _) in enumerate(rows) if node is current), None)
         if place is not None:
@@ -703,6 +704,22 @@ class ReviewPanel(QWidget):
         for button in (self.csv_button, self.json_button):
             button.setEnabled(bool(rows))
         self.summary_label.setText(self.summary_html(rows, settings))
+
+    def _fit_columns(self) -> None:
+        """Each column as wide as its widest text (the move columns over every row, the others
+        over rows spread through the line: their texts are of a few lengths)."""
+        model, metrics = self.model, self.table.fontMetrics()
+        count = model.rowCount()
+        spread = range(0, count, max(1, count // 200))
+        header = self.table.horizontalHeader()
+        bold = self.table.font()
+        bold.setBold(True)
+        heading = QFontMetrics(bold)
+        for column in range(model.columnCount()):
+            rows = range(count) if column in (1, 2) else spread
+            widest = max((metrics.horizontalAdvance(model.text(row, column)) for row in rows), default=0)
+            title = str(model.headerData(column, Qt.Orientation.Horizontal))
+            header.resizeSection(column, max(widest, heading.horizontalAdvance(title)) + 14)
 
     def summary_html(self, rows: list[tuple[Node, reviews.MoveReview]], settings: str | None) -> str:
         controller = self.controller
