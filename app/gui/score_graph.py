@@ -7,9 +7,10 @@ leaves the main line. Small ticks under the axis show where variations leave the
 An optional second, faint series on its own scale (for SPL-T: how many splits are available
 after each move, see :func:`legal_move_count`) shades the bottom of the plot.
 
-Once moves of the main line are reviewed (Moves ▸ Review this line), a strip of loss bars runs
-under the axis: one bar per flagged move, as tall as its class (inaccuracy, mistake, blunder) and
-in its class colour; a click on a bar, as anywhere on the graph, goes to that move.
+Once moves are reviewed (Moves ▸ Review this line), a strip of loss bars runs under the axis for
+the line shown (the main line, or the current line where it leaves it): one bar per move that
+lost something, as tall as its class (inaccuracy, mistake, blunder) and in its class colour; a
+click on a bar goes to that move of the line shown (elsewhere on the graph, of the main line).
 
 Hovering shows "move N · score S"; clicking (or dragging) goes to that move of the main line.
 The graph follows the tree like the move list: it recomputes its points when the tree changes
@@ -183,17 +184,17 @@ class ScoreGraph(QWidget):
         if change is Change.LABEL:
             return
         if change is Change.REVIEW:
-            had = bool(self._losses)
+            had = self._reviewed
             self._read_losses()
-            if had != bool(self._losses):
+            if had != self._reviewed:
                 self._layout()  # the strip comes or goes
             else:
                 self.update()
             return
         if change is Change.CURRENT:
-            had_line = bool(self._line)
+            had_line, had_strip = bool(self._line), self._reviewed
             self._read_current_line()
-            if had_line or self._line:
+            if had_line or self._line or had_strip != self._reviewed:
                 self._layout()  # the current line's points (and maybe the scale) changed
             else:
                 self.update()  # only the marker moved
@@ -257,17 +258,24 @@ class ScoreGraph(QWidget):
             self.update()
 
     def _read_losses(self) -> None:
-        self._losses = [(node.move_number, node.review.classification) for node in self._main
+        """The bars of the line shown: the main line, or, off it, the current line (the main
+        line up to where it leaves, then its own moves)."""
+        nodes = self._main if not self._line else self._main[:self._line[0].move_number + 1] + self._line[1:]
+        self._losses = [(node.move_number, node.review.classification) for node in nodes
                         if node.review is not None and node.review.loss > 0]
-        self._stale = {node.move_number for node in self._main
-                       if is_stale(node.review, self.review_settings)}
-        reviewed = any(node.review is not None for node in self._main)
+        self._stale = {node.move_number for node in nodes if is_stale(node.review, self.review_settings)}
+        reviewed = any(node.review is not None for node in nodes)
         if reviewed != self._reviewed:  # the strip needs its own room, not the plot's
             self._reviewed = reviewed
             self.setMinimumHeight(MINIMUM_HEIGHT + (LOSS_STRIP if reviewed else 0))
 
     def _read_current_line(self) -> None:
-        """The current node's line from where it leaves the main line (empty when it is on it)."""
+        """The current node's line from where it leaves the main line (empty when it is on it),
+        and the loss bars of the line shown."""
+        self._find_current_line()
+        self._read_losses()
+
+    def _find_current_line(self) -> None:
         self._line, self._line_values = [], []
         self._line_points = QPolygonF()
         tree = self.tree
@@ -415,6 +423,18 @@ class ScoreGraph(QWidget):
 
     # -- mouse ------------------------------------------------------------------------------
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt name)
+        strip = self.loss_strip()
+        if (event.button() == Qt.MouseButton.LeftButton and self._line and not strip.isEmpty()
+                and strip.top() <= event.position().y()):
+            # a bar of the line shown, off the main line: its own move
+            shown = self._main[:self._line[0].move_number + 1] + self._line[1:]
+            number = round((event.position().x() - self._plot.left()) / self._plot.width() * self._x_max)
+            node = shown[max(0, min(len(shown) - 1, number))]
+            if self.tree is not None and node is not self.tree.current:
+                self.tree.go_to(node)
+                self.node_activated.emit(node)
+            event.accept()
+            return
         if event.button() == Qt.MouseButton.LeftButton and self._main and len(self._main) > 1:
             self._dragging = True
             self._go_to_x(event.position().x())

@@ -326,3 +326,36 @@ def test_importing_a_review_of_a_game_not_prepared_asks_for_it_and_changes_nothi
     assert asked == [("2048", True)]
     assert window.message_label.text().startswith("Kibitz is preparing 2048 first")
     assert window.game.short_name == "splt" and len(window.session.analyses) == analyses
+
+
+def test_a_reviewed_variation_has_its_own_loss_bars(qtbot, window, record_line):
+    from PySide6.QtCore import QPoint, Qt
+
+    from advisors.splt import weights
+    from engines.splt import Move as SpltMove
+
+    open_record(qtbot, window, record_line)
+    window.tree.go_to(window.tree.line_nodes()[1000])
+    for _ in range(4):  # the lowest-weighted split each time: a loss wherever the weights differ
+        state = window.tree.state
+        legal = [i for i, box in enumerate(state.boxes) if box.can_split(state.orientation)]
+        values = weights.weights(state)
+        worst = min(legal, key=lambda index: (values[index], index))
+        assert values[worst] < max(values[i] for i in legal)
+        window.play(SpltMove.of(state.boxes[worst]))
+    variation = window.tree.line_nodes()
+    assert not variation[-1].is_main_line and len(variation) == 1005
+    review_and_wait(qtbot, window)
+    graph = window.score_graph
+    own = [(number, rect) for number, _, rect in graph.loss_bars() if number > 1000]
+    assert [number for number, _ in own] == [1001, 1002, 1003, 1004]
+    window.tree.go_to(variation[1])  # back on the main line: its own bars, not the variation's
+    assert all(number <= 1196 for number, _, _ in graph.loss_bars())
+    window.tree.go_to(variation[-1])
+    number, rect = own[1]
+    strip = graph.loss_strip()
+    qtbot.mouseClick(graph, Qt.MouseButton.LeftButton, pos=QPoint(round(rect.center().x()), round(strip.center().y())))
+    # the strip's move of the line shown, to the graph's resolution (1,196 moves on ~130 px)
+    moves_per_pixel = 1196 / graph.plot_rect().width()
+    assert any(window.tree.current is node for node in variation)
+    assert abs(window.tree.current.move_number - number) <= moves_per_pixel + 1
