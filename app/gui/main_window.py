@@ -920,6 +920,10 @@ class MainWindow(QMainWindow):
         editor it gets the larger share of the bottom (its summary and table need the width)."""
         if self.review_dock.isVisible():
             return
+        if self._layout == COMPACT_LAYOUT:  # the narrow window beside the game keeps its board's room
+            self.show_message("Reviewing this line: the Review panel is in the analysis layout (Ctrl+1); "
+                              "the window says here when it is done")
+            return
         self.review_dock.show()
         if self.sequence_dock.isVisible() and self.dockWidgetArea(self.sequence_dock) == self.dockWidgetArea(
                 self.review_dock):

@@ -359,3 +359,19 @@ def test_a_reviewed_variation_has_its_own_loss_bars(qtbot, window, record_line):
     moves_per_pixel = 1196 / graph.plot_rect().width()
     assert any(window.tree.current is node for node in variation)
     assert abs(window.tree.current.move_number - number) <= moves_per_pixel + 1
+
+
+def test_a_review_in_the_compact_layout_leaves_the_board_its_room(qtbot, window, record_line):
+    open_record(qtbot, window, record_line)
+    window.compact_layout_action.trigger()
+    qtbot.wait(300)
+    board = window.board.size()
+    window.review_action.trigger()
+    assert not window.review_dock.isVisible()
+    assert "analysis layout (Ctrl+1)" in window.message_label.text()
+    qtbot.waitUntil(lambda: not window.review.is_running(), timeout=60_000)
+    assert window.message_label.text().startswith("Review done: 1196 moves reviewed")
+    assert window.board.size() == board and not window.review_dock.isVisible()
+    window.analysis_layout_action.trigger()
+    window.review_dock.show()
+    qtbot.waitUntil(lambda: window.review.panel.model.rowCount() == 1196, timeout=5_000)
