@@ -20,7 +20,7 @@ import io
 import json
 import math
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 from engines.contract import Game, Line
@@ -254,6 +254,12 @@ def reviewer_for(short_name: str, **options: Any) -> Reviewer:
     return importlib.import_module(module).Reviewer(**options)
 
 
+def option_defaults(short_name: str) -> dict[str, Any]:
+    """Each option of the game's reviewer (its ``OPTIONS``) with the reviewer's own default."""
+    module = reviewer_module(short_name)
+    return {field.name: field.default for field in dataclasses.fields(module.Reviewer) if field.name in module.OPTIONS}
+
+
 def reviewer_module(short_name: str):
     """The module of a game's reviewer (its ``Reviewer``, ``THRESHOLDS`` and ``OPTIONS``: the
     window's controls for the reviewer's options); None for a game without one."""
@@ -276,13 +282,12 @@ def review_move(game: Game, reviewer: Reviewer, state: Any, move: Any, number: i
                       float(judgement.played_value), float(loss), classification, reviewer.settings, extras)
 
 
-def reviewed_moves(game: Game, line: Line, first: int = 1) -> list[tuple[int, Any, Any]]:
-    """(move number, position before, move) of every decision of ``line`` (chance steps left out),
-    from move ``first`` on."""
+def reviewed_moves(game: Game, line: Line) -> list[tuple[int, Any, Any]]:
+    """(move number, position before, move) of every decision of ``line`` (chance steps left out)."""
     decisions = []
     state = line.start
     for number, move in enumerate(line.moves, start=1):
-        if number >= first and not game.is_chance_node(state):
+        if not game.is_chance_node(state):
             decisions.append((number, state, move))
         state = game.play(state, move).state
     return decisions
@@ -296,16 +301,24 @@ def review_line(game: Game, reviewer: Reviewer, line: Line, progress: Progress |
     """Every decision of ``line`` reviewed, in order; ``progress(done, total)`` after each and a
     stop between any two (the rows so far are returned). Move numbers in ``skip`` (reviewed
     already) are left out."""
+    rows = []
+    for row, done, total in review_rows(game, reviewer, line, should_stop, skip):
+        rows.append(row)
+        if progress is not None:
+            progress(done, total)
+    return rows
+
+
+def review_rows(game: Game, reviewer: Reviewer, line: Line, should_stop: Callable[[], bool] | None = None,
+                skip: Iterable[int] = ()) -> Iterator[tuple[MoveReview, int, int]]:
+    """(row, moves done, moves to do) for every decision of ``line`` not in ``skip``, as each is
+    reviewed; ``should_stop()`` is asked before each."""
     skipped = set(skip)
     decisions = [item for item in reviewed_moves(game, line) if item[0] not in skipped]
-    rows = []
     for done, (number, state, move) in enumerate(decisions, start=1):
         if should_stop is not None and should_stop():
-            break
-        rows.append(review_move(game, reviewer, state, move, number))
-        if progress is not None:
-            progress(done, len(decisions))
-    return rows
+            return
+        yield review_move(game, reviewer, state, move, number), done, len(decisions)
 
 
 # -- the summary ----------------------------------------------------------------------------------
@@ -386,6 +399,12 @@ class ReviewFile:
 
 
 def to_json(game: Game, line: Line, rows: Sequence[MoveReview], thresholds: Thresholds | None = None) -> str:
+    """The text of a review file (:func:`review_data` as JSON)."""
+    return json.dumps(review_data(game, line, rows, thresholds), indent=1, ensure_ascii=False) + "\n"
+
+
+def review_data(game: Game, line: Line, rows: Sequence[MoveReview], thresholds: Thresholds | None = None) -> dict:
+    """What a review file holds: the line (start and every move) and the rows."""
     data: dict[str, Any] = {
         "format": FORMAT_NAME, "version": FORMAT_VERSION, "game": game.short_name,
         "start": game.board_text(line.start), "moves": [game.move_text(move) for move in line.moves],
@@ -394,7 +413,7 @@ def to_json(game: Game, line: Line, rows: Sequence[MoveReview], thresholds: Thre
         data["thresholds"] = {"inaccuracy": thresholds.inaccuracy, "mistake": thresholds.mistake,
                               "blunder": thresholds.blunder, "unit": thresholds.unit, "relative": thresholds.relative}
     data["rows"] = [row.to_dict() for row in rows]
-    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    return data
 
 
 def from_json(games: Mapping[str, Game], text: str, source: str | None = None) -> ReviewFile:
@@ -475,22 +494,14 @@ def review_in_process(game_name: str, start_text: str, move_texts: Sequence[str]
     last = [time.perf_counter()]
     try:
         game = GAMES[game_name]
-        start = game.parse_board(start_text)
-        moves, state = [], start
-        for text in move_texts:
-            move = game.parse_move(text)
-            state = game.play(state, move).state
-            moves.append(move)
+        line = Line(game.parse_board(start_text), tuple(game.parse_move(text) for text in move_texts))
         reviewer = reviewer_for(game_name, **options)
-        decisions = [item for item in reviewed_moves(game, Line(start, tuple(moves))) if item[0] not in set(skip)]
-        for done, (number, before, move) in enumerate(decisions, start=1):
-            if stop.is_set():
-                break
-            waiting.append(review_move(game, reviewer, before, move, number))
+        for row, done, total in review_rows(game, reviewer, line, stop.is_set, skip):
+            waiting.append(row)
             now = time.perf_counter()
-            if done == len(decisions) or now - last[0] >= 0.1:
+            if done == total or now - last[0] >= 0.1:
                 last[0] = now
-                connection.send(("rows", waiting, done, len(decisions)))
+                connection.send(("rows", waiting, done, total))
                 waiting = []
     except Exception as failure:  # noqa: BLE001 - reported to the window, which shows it
         error = f"{type(failure).__name__}: {failure}"

@@ -47,7 +47,7 @@ def run(game, plug, args) -> int:
     thresholds = reviewer.thresholds
     summary = review.summarize(rows, thresholds)
     if args.json:
-        data = json.loads(review.to_json(game, line, rows, thresholds))
+        data = review.review_data(game, line, rows, thresholds)
         data["summary"] = summary_dict(summary)
         out = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
     elif args.csv:

@@ -153,7 +153,7 @@ class ReviewController(QObject):
         module = reviews.reviewer_module(game.short_name)
         if module is None:
             return {}
-        defaults = {field.name: field.default for field in dataclasses.fields(module.Reviewer)}
+        defaults = reviews.option_defaults(game.short_name)
         values = {}
         for name, control in module.OPTIONS.items():
             stored = self.settings.value(OPTIONS_KEY.format(game=game.short_name, field=name))
@@ -331,6 +331,7 @@ class ReviewController(QObject):
             self.finished.emit(f"Review cancelled: {counted}, kept ({seconds:.1f} s)")
         else:
             self.finished.emit(f"Review done: {counted} in {seconds:.1f} s")
+        self._refresh_timer.stop()  # (a refresh the last rows asked for is this one)
         self.panel.refresh()
 
     def finish_before_closing(self) -> None:

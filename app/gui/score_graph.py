@@ -257,10 +257,15 @@ class ScoreGraph(QWidget):
             self._read_losses()
             self.update()
 
+    def _shown_line(self) -> list[Node]:
+        """The line the graph shows: the main line, or, off it, the main line up to where the
+        current line leaves it, then the current line's own moves."""
+        return self._main if not self._line else self._main[:self._line[0].move_number + 1] + self._line[1:]
+
     def _read_losses(self) -> None:
         """The bars of the line shown: the main line, or, off it, the current line (the main
         line up to where it leaves, then its own moves)."""
-        nodes = self._main if not self._line else self._main[:self._line[0].move_number + 1] + self._line[1:]
+        nodes = self._shown_line()
         self._losses = [(node.move_number, node.review.classification) for node in nodes
                         if node.review is not None and node.review.loss > 0]
         self._stale = {node.move_number for node in nodes if is_stale(node.review, self.review_settings)}
@@ -427,7 +432,7 @@ class ScoreGraph(QWidget):
         if (event.button() == Qt.MouseButton.LeftButton and self._line and not strip.isEmpty()
                 and strip.top() <= event.position().y()):
             # a bar of the line shown, off the main line: its own move
-            shown = self._main[:self._line[0].move_number + 1] + self._line[1:]
+            shown = self._shown_line()
             number = round((event.position().x() - self._plot.left()) / self._plot.width() * self._x_max)
             node = shown[max(0, min(len(shown) - 1, number))]
             if self.tree is not None and node is not self.tree.current:

@@ -54,15 +54,13 @@ def review_options_adder(short_name: str, before: AddOptions | None = None) -> A
     bounds, with the reviewer's default; ``before`` adds the game's other options first."""
 
     def add(group) -> None:
-        import dataclasses
-
-        from advisors.review import reviewer_module
+        from advisors.review import option_defaults, reviewer_module
         from app.cli.options import whole_number
 
         if before is not None:
             before(group)
         module = reviewer_module(short_name)
-        defaults = {field.name: field.default for field in dataclasses.fields(module.Reviewer)}
+        defaults = option_defaults(short_name)
         for name, (_, does, low, high) in module.OPTIONS.items():
             flag = "--" + name.replace("_", "-")
             if low is None:
