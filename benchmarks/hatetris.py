@@ -16,11 +16,15 @@ r"""HATETRIS speed and strength beside the anchors of spec 4.
    error), for ``benchmarks/readme_tables.py hatetris-children``; no beam searches then. Without
    the anchor it says so and times Kibitz alone.
 2. Beam searches from the empty well at the widths asked (default 1,000, 10,000 and 100,000) on
-   all cores: lines reached, pieces, minutes, wells scored per second. Anchor: the 2010-2017 record
-   of 31 lines, to be reached within 30 minutes; the best game's Base2048 replay is printed.
+   all cores, each in a process of its own: lines reached, pieces, minutes, wells scored per
+   second, the process's peak memory. Anchor: the 2010-2017 record of 31 lines, to be reached
+   within 30 minutes. The best game's Base2048 replay is printed and replayed on Kibitz's engine
+   and, where the real page can run (``../shared/clients/hatetris``, Playwright, chromium), pasted
+   into the page's "show a replay" and its final score read from the page; ``--replays DIR`` keeps
+   it as ``DIR/beam-<lines>.txt`` (the README links the one in docs/hatetris).
 
     python benchmarks/hatetris.py --anchor ../anchors/HATETRIS-public-beamsearch --children-only [--markdown]
-    python benchmarks/hatetris.py [--widths 1000,10000,100000] [--minutes 30] [--lookahead 0]
+    python benchmarks/hatetris.py [--widths 1000,10000,100000] [--minutes 30] [--lookahead 0] [--replays docs/hatetris]
 
 The anchor: David & Felipe's beam search, https://github.com/thecog19/HATETRIS-public-beamsearch
 (measured at commit d0f6b2f3c8fa4c28bcc314170f595ff72839b10a), fetched by whoever runs the
@@ -61,8 +65,12 @@ child wells) on its standard input.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import csv
+import dataclasses
+import multiprocessing
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -78,7 +86,8 @@ from benchmarks.anchor_runs import anchor_commit, machine, now, print_facts_and_
 from advisors.hatetris.beam import BeamSearch, BeamSettings  # noqa: E402
 from advisors.hatetris.heuristic import WEIGHT_SETS  # noqa: E402
 from engines.contract import Line  # noqa: E402
-from engines.hatetris import DEFAULT_RULES, GAME  # noqa: E402
+from engines.files import write_text_atomic  # noqa: E402
+from engines.hatetris import DEFAULT_RULES, GAME, codecs  # noqa: E402
 from engines.hatetris import kernel  # noqa: E402
 from engines.hatetris.pieces import PIECES  # noqa: E402
 
@@ -422,7 +431,20 @@ def compare_children(anchor: Path | None, core: int, rounds: int, passes: int, m
         print(f"\nMISMATCHES: {piece_mismatches} pieces, {child_mismatches} child sets")
 
 
-def beam_run(width: int, minutes: float, lookahead: int, weights: tuple[float, ...]):
+@dataclasses.dataclass(frozen=True)
+class BeamRun:
+    """One beam search's outcome, as its own process reports it."""
+
+    score: int
+    pieces: int
+    seconds: float
+    children: int
+    finished: bool
+    replay: str
+    peak_mb: float  # the process's largest resident size
+
+
+def _beam_in_process(width: int, minutes: float, lookahead: int, weights: tuple[float, ...]) -> BeamRun:
     search = BeamSearch(Line(GAME.initial_state(), ()), BeamSettings(width=width, lookahead=lookahead, weights=weights))
     last = [0.0]
 
@@ -432,7 +454,37 @@ def beam_run(width: int, minutes: float, lookahead: int, weights: tuple[float, .
             print(f"    width {width:,}: depth {p.depth}, best {p.best_score}, {p.wells_per_second:,.0f} wells/s, "
                   f"{p.elapsed / 60:.1f} min", file=sys.stderr, flush=True)
 
-    return search.run(seconds=minutes * 60, progress=progress)
+    result = search.run(seconds=minutes * 60, progress=progress)
+    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # kilobytes on Linux
+    return BeamRun(result.score, result.pieces, result.seconds, result.children, result.finished, result.replay,
+                   peak_kb / 1024)
+
+
+def beam_run(width: int, minutes: float, lookahead: int, weights: tuple[float, ...]) -> BeamRun:
+    """A beam search from the empty well in a process of its own, so its peak memory is its own."""
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as pool:
+        return pool.submit(_beam_in_process, width, minutes, lookahead, weights).result()
+
+
+def check_replay(replay: str) -> tuple[int, str]:
+    """The lines ``replay`` ends with on Kibitz's engine, and what the real page says of it."""
+    replayed = GAME.replay_keys(codecs.decode(replay))
+    try:
+        from tests.vision.pages_hatetris import replay_on_real_page
+    except ImportError as error:  # the tests are not beside the benchmark
+        return replayed.score, f"not checked on the real page ({error})"
+    truth = replay_on_real_page(replay)
+    if isinstance(truth, str):
+        return replayed.score, f"not checked on the real page: {truth}"
+    return replayed.score, f"the real page shows {truth['score']} lines, {truth['mode']}"
+
+
+def keep_replay(folder: Path, lines: int, replay: str) -> Path:
+    path = folder / f"beam-{lines}.txt"
+    folder.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(path, replay + "\n")
+    return path
 
 
 def main() -> int:
@@ -441,6 +493,8 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=30.0, help="time cap per beam search")
     parser.add_argument("--lookahead", type=int, default=0)
     parser.add_argument("--weights", default="kibitz,df", help="weight sets to run, of: kibitz, df")
+    parser.add_argument("--replays", type=Path, help="keep the best game's replay here as beam-<lines>.txt, once "
+                                                      "it is checked (e.g. docs/hatetris)")
     parser.add_argument("--skip-children", action="store_true")
     parser.add_argument("--children-only", action="store_true", help="no beam searches")
     parser.add_argument("--anchor", type=Path, help="a checkout of thecog19/HATETRIS-public-beamsearch")
@@ -462,7 +516,8 @@ def main() -> int:
         return 0
     print(f"machine: {machine()}")
     print(f"\nBeam search from the empty well, lookahead {args.lookahead}, cap {args.minutes:g} min")
-    print(f"{'weights':>8} {'width':>8} {'lines':>6} {'pieces':>7} {'minutes':>8} {'wells/s':>10} {'ended':>10}  anchor")
+    print(f"{'weights':>8} {'width':>8} {'lines':>6} {'pieces':>7} {'minutes':>8} {'wells/s':>10} {'peak MB':>8} "
+          f"{'ended':>10}  anchor")
     best = None
     for weights in args.weights.split(","):
         for width in (int(w) for w in args.widths.split(",")):
@@ -470,11 +525,20 @@ def main() -> int:
             rate = result.children / result.seconds if result.seconds else 0
             ended = "beam died" if result.finished else "time cap"
             print(f"{weights:>8} {width:>8,} {result.score:>6} {result.pieces:>7} {result.seconds / 60:>8.1f} "
-                  f"{rate:>10,.0f} {ended:>10}  31 lines (2010-2017 record) within 30 min", flush=True)
+                  f"{rate:>10,.0f} {result.peak_mb:>8,.0f} {ended:>10}  31 lines (2010-2017 record) within 30 min",
+                  flush=True)
             if best is None or result.score > best.score:
                 best = result
     if best is not None:
         print(f"\nbest game: {best.score} lines, {best.pieces} pieces; Base2048 replay:\n{best.replay}")
+        engine_lines, page = check_replay(best.replay)
+        print(f"replayed: Kibitz's engine ends it with {engine_lines} lines; {page}")
+        if args.replays is not None:
+            if engine_lines != best.score:
+                print(f"not kept: the replay ends with {engine_lines} lines, not the {best.score} found",
+                      file=sys.stderr)
+                return 1
+            print(f"kept in {keep_replay(args.replays, best.score, best.replay)}")
     return 0
 
 

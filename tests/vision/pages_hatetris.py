@@ -254,6 +254,18 @@ class HatetrisPage:
         self.score_set = False
         self.page.mouse.move(0, 0)
 
+    def replay_to_end(self, code: str, enemy: str = "hatetris") -> dict[str, Any]:
+        """Plays ``code`` through the page's "show a replay" to its end and returns the truth the
+        page shows then (its score, its mode: GAME_OVER when the code ends the game)."""
+        self.show_replay(code, enemy)
+        keys = len(self.code_keys)
+        self.advance(keys + 2)
+        for _ in range(50):  # the page renders the last key's move a moment after it
+            if self.raw_state()["id"] >= keys - 1:
+                break
+            self.page.wait_for_timeout(10)
+        return self.truth()
+
     def advance(self, keys: int) -> None:
         """Lets the replay play ``keys`` more keys."""
         self.page.clock.run_for(REPLAY_MS_PER_KEY * keys)
@@ -458,3 +470,16 @@ def captures(browser, url: str, count: int, seed: int = 0, most_pixels: int = MO
                     break
         finally:
             page.close()
+
+
+def replay_on_real_page(code: str, enemy: str = "hatetris") -> dict[str, Any] | str:
+    """The truth the real page shows at the end of replay ``code`` (served and opened here), or
+    why the real page cannot run on this machine."""
+    from tests import real_pages
+
+    reason = real_pages.unavailable()
+    if reason:
+        return reason
+    with real_pages.served(real_pages.clients_dir() / "hatetris") as url, real_pages.Browser() as browser, \
+            HatetrisPage(browser, url, clock=True) as page:
+        return page.replay_to_end(code, enemy)
