@@ -51,7 +51,8 @@ class HatetrisCandidate(Candidate):
 def heuristic_terms(well: tuple[int, ...], score: int, width: int = 10) -> tuple[tuple[str, float], ...]:
     """The six terms of a well, named."""
     out = np.empty(kernel.TERM_COUNT, dtype=np.float64)
-    kernel.terms(well_array(well), width, len(well), score, np.empty((512, 3), dtype=np.int64), out, True)
+    kernel.terms(well_array(well), width, len(well), score, np.empty((512, 3), dtype=np.int64),
+                 kernel.work_space(len(well), 0), out, True)
     return tuple(zip(TERM_NAMES, (float(v) for v in out)))
 
 
@@ -59,7 +60,8 @@ def value(well: tuple[int, ...], score: int, width: int = 10, weights=DEFAULT_WE
     """Minus the heuristic cost of a well (higher is better)."""
     return -float(kernel.quiescent_cost(well_array(well), width, len(well), score,
                                         np.array(weights, dtype=np.float64), lookahead,
-                                        np.empty((512, 3), dtype=np.int64), np.empty(kernel.TERM_COUNT)))
+                                        np.empty((512, 3), dtype=np.int64), kernel.work_space(len(well), lookahead),
+                                        np.empty(kernel.TERM_COUNT)))
 
 
 def rank(state: State, limit: int | None = None, weights=DEFAULT_WEIGHTS, lookahead: int = 0) -> list[HatetrisCandidate]:

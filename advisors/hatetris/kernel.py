@@ -16,16 +16,28 @@ import numba
 import numpy as np
 
 from engines.hatetris.kernel import (
+    _LANES_BY_COUNT,
     BAR,
+    GAP_ROW,
+    LANE,
+    LANE_BITS,
     MAX_RESTING,
+    PACKED_WIDTH,
     PIECE_COUNT,
+    X_OFFSET,
+    _closure,
+    _fit_at,
+    _piece_lanes,
+    _prepare_well,
     ai_prefers,
+    bit_index,
     fits,
     lock,
     lowest_bit,
     rating_after,
     reachable_cells,
     resting_positions,
+    spawn_x,
     top_row,
     well_hash,
 )
@@ -35,13 +47,41 @@ from engines.jit import kernel, parallel_kernel
 _ROW_MASKS = np.ascontiguousarray(ROW_MASKS)
 _BOXES = np.ascontiguousarray(BOXES)
 
+
+def _run_lengths() -> np.ndarray:
+    """RUN_LENGTHS[piece]: bit k set when some row of the piece, in some orientation, has k cells
+    (every such row is one run of cells)."""
+    table = np.zeros(len(ROW_MASKS), dtype=np.int64)
+    for piece in range(len(ROW_MASKS)):
+        for mask in ROW_MASKS[piece].ravel():
+            if mask:
+                assert mask >> _lowest(mask) & (mask >> _lowest(mask)) + 1 == 0, "a piece row with a hole"
+                table[piece] |= 1 << bin(int(mask)).count("1")
+    return table
+
+
+def _lowest(mask) -> int:
+    return (int(mask) & -int(mask)).bit_length() - 1
+
+
+_RUN_LENGTHS = _run_lengths()
+
 # Term order of ``terms`` and of the weight vector.
 HOLES, ENCLOSED, ENCLOSED_LINES, SURFACE, ERASABLE, SCORE, STACK, S_UNREACHABLE = range(8)
 TERM_COUNT = 8
 NO_PIECE = -1
 SCORE_MIX = -7046029254386353131  # mixes the score into a child's dedup key
-COST_BLOCK = 64
-S_PIECE = 0  # pieces are numbered in the AI's order S Z O I L J T  # children per thread task when costing a layer
+COST_BLOCK = 64  # children per thread task when costing a layer
+S_PIECE = 0  # pieces are numbered in the AI's order S Z O I L J T
+
+# Rows of the work space of terms and of the lookahead (:func:`work_space`): the free lanes and
+# gaps of the well being costed (rows FREE_ROW and GAP_ROW, filled by the engine's
+# _prepare_well), the terms' flood fill and S reach, then for each level of the lookahead the
+# single-clear placements found, the well after one of them, and the wells already followed.
+CONNECTED_ROW = 2
+REACHED_ROW = 3
+LEVEL_ROWS = 4
+SINGLES, AFTER, FOLLOWED = range(3)
 
 
 @kernel
@@ -137,22 +177,49 @@ def can_clear(well, width, depth, piece, positions, minimum, top):
 
 
 @kernel
-def terms(well, width, depth, score, positions, out, with_reach):
-    """The heuristic terms of ``well`` into ``out``. Rows above the stack are empty, so every
-    scan starts at the stack's top row."""
+def work_space(depth, levels):
+    """The int64 work space of :func:`terms` and of :func:`quiescent_cost` up to ``levels`` levels
+    deep, made once and reused from well to well: nothing is allocated per well."""
+    return np.zeros((LEVEL_ROWS + 3 * (levels + 1), max(depth + 5, MAX_RESTING)), dtype=np.int64)
+
+
+@kernel
+def _prepare(well, width, depth, top, work):
+    """Fill the work space for ``well`` (``top``: its first filled row): the empty cells connected
+    to the open top, and for wells up to PACKED_WIDTH wide the free lanes and the gaps of the rows
+    a piece could complete. Returns the row the spawn drops to, whether the box's rows there are
+    empty, those rows (bits) and the deepest of them (-1: none)."""
     full = (1 << width) - 1
-    top = top_row(well, depth)
-    covered = 0
-    holes = 0
-    for row in range(max(top, BAR), depth):
-        holes += _popcount(~well[row] & covered & full)
-        covered |= well[row]
-    # Cells connected to the open top through empty cells (any direction); every row above the
-    # stack is wholly connected.
+    connected = work[CONNECTED_ROW]
+    _connect(well, full, depth, top, connected)
+    if width > PACKED_WIDTH:
+        return 0, False, np.int64(0), -1
+    spawn_row, empty, clearable = _prepare_well(well, width, depth, work)
+    # Each turn of a piece overlaps its cells before, so every reachable position lies in the
+    # empty cells connected to the top: a row with an enclosed gap cannot be completed. Nor can a
+    # row whose gap is not one run (a piece's rows are). The walks stop above the deepest row left.
+    last = -1
+    for row in range(depth):
+        if (clearable >> row) & 1:
+            gap = ~well[row] & full
+            run = gap >> lowest_bit(gap)
+            if gap & ~connected[row] or run & (run + 1):
+                clearable &= ~(np.int64(1) << row)
+                work[GAP_ROW, row] = 0
+            else:
+                last = row
+    return spawn_row, empty, clearable, last
+
+
+@kernel
+def _connect(well, full, depth, top, connected):
+    """``connected[row]``: the empty cells of the row connected to the open top through empty
+    cells (any direction); every row above the stack is wholly connected."""
     start = max(top, 1)
-    connected = np.zeros(depth, dtype=np.int64)
     for row in range(start):
         connected[row] = full
+    for row in range(start, depth):
+        connected[row] = 0
     changed = True
     while changed:
         changed = False
@@ -168,6 +235,115 @@ def terms(well, width, depth, score, positions, out, with_reach):
             if grown != connected[row]:
                 connected[row] = grown
                 changed = True
+
+
+@kernel
+def _placement_code(x, y, o):
+    return (((y << 2) | o) << 6) | (x + X_OFFSET)
+
+
+@kernel
+def most_cleared(well, width, depth, piece, positions, work, spawn_row, empty, clearable, last, top, singles):
+    """How many rows one reachable resting placement of ``piece`` completes: 0, 1, or 2 for two or
+    more. With ``singles`` -1 it stops at the first placement that completes any (erasability);
+    else at the first that completes two, and writes the placements completing exactly one into
+    work row ``singles`` (:func:`_placement_code`), returning (most, how many written).
+    ``spawn_row``, ``empty``, ``clearable``, ``last`` from :func:`_prepare`; ``top`` is the
+    well's first filled row.
+
+    The walk is the engine's row-at-a-time search of resting positions, stopped below the deepest
+    row a piece could complete; which rows a resting position completes comes from the rows' gap
+    counts (it fits, so its cells in a row are gaps: it completes the row when their counts
+    match). Wider wells fall back to :func:`can_clear` and the list of resting positions."""
+    if width > PACKED_WIDTH:
+        return _most_cleared_wide(well, width, depth, piece, positions, work, top, singles)
+    count = 0
+    while last >= 0 and not (_RUN_LENGTHS[piece] >> work[GAP_ROW, last]) & 1:
+        last -= 1  # no row of the piece fills that gap
+    if last < 0:
+        return 0, count
+    lanes = _piece_lanes(piece)
+    y = spawn_row
+    reach = _fit_at(work, y, lanes)
+    if not empty:
+        reach = _closure((np.int64(1) << (spawn_x(width) + X_OFFSET)) & reach, reach)
+    # else the box turns at the spawn and slides to every fitting x
+    most = 0
+    while reach != 0 and y <= last:
+        below = _fit_at(work, y + 1, lanes)
+        resting = reach & ~below
+        reach &= below
+        if reach != 0 and reach != below:  # most rows: every fitting position is reached from above
+            reach = _closure(reach, below)
+        if resting != 0 and (clearable >> y) & 15:
+            if y < BAR:
+                for o in range(4):
+                    if y + _BOXES[piece, o, 1] < BAR:  # nothing clears while the piece's top is above the bar
+                        resting &= ~(np.int64(LANE_BITS) << (LANE * o))
+            row0 = _LANES_BY_COUNT[piece, 0, work[GAP_ROW, y]] & resting
+            row1 = _LANES_BY_COUNT[piece, 1, work[GAP_ROW, y + 1]] & resting
+            row2 = _LANES_BY_COUNT[piece, 2, work[GAP_ROW, y + 2]] & resting
+            row3 = _LANES_BY_COUNT[piece, 3, work[GAP_ROW, y + 3]] & resting
+            one = (row0 | row1) | (row2 | row3)
+            if one != 0:
+                if (row0 & (row1 | row2 | row3)) | (row1 & (row2 | row3)) | (row2 & row3):
+                    return 2, count
+                most = 1
+                if singles < 0:
+                    return most, count
+                while one:
+                    low = one & -one
+                    one ^= low
+                    index = bit_index(low)
+                    work[singles, count] = _placement_code((index & (LANE - 1)) - X_OFFSET, y, index >> 4)
+                    count += 1
+        y += 1
+    return most, count
+
+
+@kernel
+def _most_cleared_wide(well, width, depth, piece, positions, work, top, singles):
+    """:func:`most_cleared` for wells wider than PACKED_WIDTH."""
+    count = 0
+    if singles < 0:
+        return min(can_clear(well, width, depth, piece, positions, 1, top), 2), count
+    most = min(can_clear(well, width, depth, piece, positions, 2, top), 2)
+    if most != 1:
+        return most, count
+    found = resting_positions(well, width, depth, piece, positions)
+    for index in range(found):
+        x = positions[index, 0]
+        y = positions[index, 1]
+        o = positions[index, 2]
+        if _completed_rows(well, width, depth, piece, x, y, o) == 1:
+            work[singles, count] = _placement_code(x, y, o)
+            count += 1
+    return most, count
+
+
+@kernel
+def terms(well, width, depth, score, positions, work, out, with_reach):
+    """The heuristic terms of ``well`` into ``out`` (``work`` from :func:`work_space`)."""
+    top = top_row(well, depth)
+    spawn_row, empty, clearable, last = _prepare(well, width, depth, top, work)
+    _fill_terms(well, width, depth, score, positions, work, out, with_reach, top, spawn_row, empty, clearable, last,
+                0, 0)
+
+
+@kernel
+def _fill_terms(well, width, depth, score, positions, work, out, with_reach, top, spawn_row, empty, clearable, last,
+                known, erasable):
+    """:func:`terms` with the work space prepared (:func:`_prepare`) and the erasability of the
+    first ``known`` pieces already found (``erasable`` of them clear a line). Rows above the stack
+    are empty, so every scan starts at the stack's top row."""
+    full = (1 << width) - 1
+    covered = 0
+    holes = 0
+    for row in range(max(top, BAR), depth):
+        holes += _popcount(~well[row] & covered & full)
+        covered |= well[row]
+    start = max(top, 1)
+    connected = work[CONNECTED_ROW]  # from _prepare
     enclosed = 0
     enclosed_lines = 0
     for row in range(max(top, BAR), depth):
@@ -179,14 +355,13 @@ def terms(well, width, depth, score, positions, out, with_reach):
     probe = full
     surface = start - 1
     for row in range(start, depth):
-        empty = ~well[row] & full
-        probe = spread(probe & empty, empty)
+        empty_cells = ~well[row] & full
+        probe = spread(probe & empty_cells, empty_cells)
         if probe == 0:
             break
         surface = row
-    erasable = 0
-    for piece in range(PIECE_COUNT):
-        if can_clear(well, width, depth, piece, positions, 1, top) > 0:
+    for piece in range(known, PIECE_COUNT):
+        if most_cleared(well, width, depth, piece, positions, work, spawn_row, empty, clearable, last, top, -1)[0] > 0:
             erasable += 1
     out[HOLES] = holes
     out[ENCLOSED] = enclosed
@@ -197,7 +372,7 @@ def terms(well, width, depth, score, positions, out, with_reach):
     out[STACK] = depth - top
     unreachable = 0
     if with_reach:
-        reached = np.empty(depth, dtype=np.int64)
+        reached = work[REACHED_ROW]
         reachable_cells(well, width, depth, S_PIECE, reached)
         for row in range(max(top, BAR), depth):
             unreachable += _popcount(~well[row] & full & ~reached[row])
@@ -214,63 +389,66 @@ def _popcount(value):
 
 
 @kernel
-def cost(well, width, depth, score, weights, positions, scratch):
-    terms(well, width, depth, score, positions, scratch, weights[S_UNREACHABLE] != 0)
-    total = 0.0
-    for index in range(TERM_COUNT):
-        total += weights[index] * scratch[index]
-    return total
-
-
-@kernel
-def quiescent_cost(well, width, depth, score, weights, levels, positions, scratch):
+def quiescent_cost(well, width, depth, score, weights, levels, positions, work, scratch):
     """The "bird in the hand" cost (spec 3.5): the best cost over ``well`` and the wells reached
     from it by chains of single-line clears with the first piece (S Z O I L J T order) that cannot
-    clear two lines at once; the lines of the chain count half."""
-    best = cost(well, width, depth, score, weights, positions, scratch)
-    if levels <= 0:
-        return best
-    follow = -1
+    clear two lines at once; the lines of the chain count half. ``work`` from :func:`work_space`
+    for at least ``levels`` levels (each level of the chain keeps its rows, found by the levels
+    still to go); ``scratch`` holds the terms."""
     top = top_row(well, depth)
-    for piece in range(PIECE_COUNT):
-        most = can_clear(well, width, depth, piece, positions, 2, top)
-        if most < 2:
-            if most == 0:
-                return best  # the chain's piece clears nothing: the chain ends here
-            follow = piece
-            break
+    spawn_row, empty, clearable, last = _prepare(well, width, depth, top, work)
+    singles = LEVEL_ROWS + 3 * levels + SINGLES
+    follow = -1
+    known = 0
+    erasable = 0
+    count = 0
+    if levels > 0:
+        # The walk that finds the chain's piece also lists its single clears and gives the
+        # erasability of every piece it tried, so the terms do not walk them again.
+        for piece in range(PIECE_COUNT):
+            most, count = most_cleared(well, width, depth, piece, positions, work, spawn_row, empty, clearable, last,
+                                       top, singles)
+            known = piece + 1
+            if most > 0:
+                erasable += 1
+            if most < 2:
+                if most == 1:
+                    follow = piece
+                break  # with no clear at all the chain ends here
+    _fill_terms(well, width, depth, score, positions, work, scratch, weights[S_UNREACHABLE] != 0, top, spawn_row,
+                empty, clearable, last, known, erasable)
+    best = 0.0
+    for index in range(TERM_COUNT):
+        best += weights[index] * scratch[index]
     if follow < 0:
         return best
-    own = np.empty((MAX_RESTING, 3), dtype=np.int64)
-    found = resting_positions(well, width, depth, follow, own)
-    after = np.empty(depth, dtype=np.int64)
-    followed = np.empty(found, dtype=np.int64)  # hashes of the wells already followed
-    count = 0
-    for index in range(found):
-        if _completed_rows(well, width, depth, follow, own[index, 0], own[index, 1], own[index, 2]) != 1:
-            continue
-        lines = lock(well, width, depth, follow, own[index, 0], own[index, 1], own[index, 2], after)
+    after = work[LEVEL_ROWS + 3 * levels + AFTER, :depth]
+    followed = work[LEVEL_ROWS + 3 * levels + FOLLOWED]  # hashes of the wells already followed
+    distinct = 0
+    for index in range(count):
+        code = work[singles, index]
+        lines = lock(well, width, depth, follow, (code & 63) - X_OFFSET, code >> 8, (code >> 6) & 3, after)
         if lines != 1:
             continue
         # Two placements can leave the same well (S, Z and I cover the same cells turned half way).
         hashed = well_hash(after, depth)
         repeated = False
-        for other in range(count):
+        for other in range(distinct):
             if followed[other] == hashed:
                 repeated = True
                 break
         if repeated:
             continue
-        followed[count] = hashed
-        count += 1
+        followed[distinct] = hashed
+        distinct += 1
         # Lines still to be earned count half: shift the score term by half a line.
-        value = quiescent_cost(after, width, depth, score, weights, levels - 1, positions, scratch)
+        # The recursion keeps its callers' argument types (the level is found from ``levels``):
+        # numba's cache crashed on a recursion first called with a literal level 0.
+        value = quiescent_cost(after, width, depth, score, weights, levels - 1, positions, work, scratch)
         value += weights[SCORE] * 0.5
         if value < best:
             best = value
     return best
-
-
 
 
 @kernel
@@ -395,12 +573,14 @@ def cost_layer(wells, parents, moves, scores, width, depth, weights, levels, cos
     blocks = (count + COST_BLOCK - 1) // COST_BLOCK
     for block in numba.prange(blocks):
         positions = np.empty((MAX_RESTING, 3), dtype=np.int64)
+        work = work_space(depth, levels)
         scratch = np.empty(TERM_COUNT, dtype=np.float64)
         after = np.empty(depth, dtype=np.int64)
         for index in range(block * COST_BLOCK, min(count, (block + 1) * COST_BLOCK)):
             lock(wells[parents[index]], width, depth, moves[index, 0], moves[index, 1], moves[index, 2],
                  moves[index, 3], after)
-            costs[index] = quiescent_cost(after, width, depth, scores[index], weights, levels, positions, scratch)
+            costs[index] = quiescent_cost(after, width, depth, scores[index], weights, levels, positions, work,
+                                          scratch)
 
 
 @kernel

@@ -4,11 +4,12 @@ beam search (against the exact small-well optimum of spec 3.10, checkpoints, the
 from __future__ import annotations
 
 import csv
+import functools
 
 import pytest
 
 from advisors.hatetris.beam import BeamSearch, BeamSettings
-from advisors.hatetris.heuristic import heuristic_terms, rank
+from advisors.hatetris.heuristic import BEAM_WEIGHTS, DF_WEIGHTS, heuristic_terms, rank, value
 from engines.contract import Line
 from engines.hatetris import DEFAULT_RULES, GAME, PieceSent, Rules, codecs
 from engines.hatetris import reference
@@ -174,3 +175,70 @@ def test_the_beams_ai_sends_the_recorded_pieces_through_the_loop_rule_decision(r
             break
         decisions += sum(e.loop_rule_decided for e in step.events if isinstance(e, PieceSent))
     assert decisions == 1  # the decision was among the prefixes checked
+
+
+@functools.cache
+def plain_clears(well, rules):
+    """For each piece: the most lines one of its placements clears, and every placement's
+    (well with the piece, well after, rows cleared, game over), from the plain rules."""
+    most = []
+    for piece in range(7):
+        cleared = [reference.lock(well, rules, piece, *position)
+                   for position in reference.resting_positions(well, rules, piece)]
+        most.append((max((len(lock[2]) for lock in cleared), default=0), cleared))
+    return most
+
+
+def plain_lookahead_value(well, score, rules, weights, levels):
+    """Minus the "bird in the hand" cost of spec 3.5 worked out step by step on the plain rules:
+    every resting position of every piece, the lines each placement clears, the chain's piece (the
+    first that cannot clear two lines at once) and each distinct well its single clears leave. The
+    terms come from the kernel, but for the erasability, counted here from the same placements."""
+    most = plain_clears(well, rules)
+    terms = dict(heuristic_terms(well, score, rules.width))
+    terms["erasable pieces"] = sum(lines > 0 for lines, _ in most)
+    best = sum(weight * terms[name] for weight, name in zip(weights, terms))
+    follow = next((piece for piece in range(7) if most[piece][0] < 2), None)
+    if levels == 0 or follow is None or most[follow][0] == 0:
+        return -best
+    for after in {lock[1] for lock in most[follow][1] if len(lock[2]) == 1}:
+        best = min(best, -plain_lookahead_value(after, score, rules, weights, levels - 1) + weights[5] * 0.5)
+    return -best
+
+
+def widened(well, extra):
+    """The well ``extra`` columns wider, the new columns filled in every non-empty row."""
+    return tuple(row | (((1 << extra) - 1) << 10) if row else 0 for row in well)
+
+
+@pytest.fixture(scope="module")
+def df86_wells(reference_data):
+    with open(reference_data / "hatetris" / "trace_df86.tsv", encoding="utf-8") as handle:
+        return [(tuple(int(v) for v in row["well_after"].split(",")), int(row["score_after"]))
+                for row in csv.DictReader(handle, delimiter="\t") if row["game_over"] == "0"]
+
+
+@pytest.mark.parametrize("weights", [BEAM_WEIGHTS, DF_WEIGHTS], ids=["kibitz", "df"])
+def test_the_lookahead_is_the_plain_chain_of_single_clears_on_the_86_games_wells(df86_wells, weights):
+    # The kernel finds the chain's piece, its single clears and the erasability in one packed
+    # walk per piece, stopped below the deepest completable row, with no allocation per well; the
+    # values must be those of the plain step-by-step version, to the last bit.
+    followed = 0
+    for well, score in df86_wells[::4]:
+        for levels in (1, 2):
+            expected = plain_lookahead_value(well, score, DEFAULT_RULES, weights, levels)
+            assert value(well, score, weights=weights, lookahead=levels) == expected, (well, levels)
+        followed += value(well, score, weights=weights, lookahead=2) != value(well, score, weights=weights)
+    assert followed > 10  # many of the game's wells have chains: the test is not vacuous
+
+
+def test_the_lookahead_on_wells_wider_than_the_packed_search(df86_wells):
+    # 13 to 16 columns do not fit the packed walk: the kernel lists resting positions instead.
+    rules = Rules(width=14)
+    followed = 0
+    for well, score in df86_wells[1::12]:
+        wide = widened(well, 4)
+        expected = plain_lookahead_value(wide, score, rules, BEAM_WEIGHTS, 2)
+        assert value(wide, score, width=14, weights=BEAM_WEIGHTS, lookahead=2) == expected, well
+        followed += expected != value(wide, score, width=14, weights=BEAM_WEIGHTS)
+    assert followed > 2
