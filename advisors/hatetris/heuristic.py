@@ -4,7 +4,8 @@ heuristic's value, best first.
 
 The heuristic is the knewjade / David & Felipe cost of spec 3.3-3.4 (holes, enclosed holes, lines
 with enclosed holes, surface height, erasability, score) with D&F's published weights; the value
-shown is minus the cost, so higher is better. ``lookahead`` levels turn on the "bird in the hand"
+shown is minus the cost, so higher is better. Holes count down to the surface row (the deepest a
+1 x 1 probe from the top reaches); those under it are buried for good and named apart. ``lookahead`` levels turn on the "bird in the hand"
 lookahead of spec 3.5.
 """
 
@@ -140,7 +141,19 @@ def _explain(lines: int, sent: PieceSent | None, terms, after: State) -> str:
     parts.append(f"AI sends {after.piece}")
     holes = int(named.get("holes", 0))
     enclosed = int(named.get("enclosed holes", 0))
-    parts.append(f"{holes} hole{'s' if holes != 1 else ''}" + (f" ({enclosed} enclosed)" if enclosed else ""))
+    buried = _all_holes(after.well, after.rules.width) - holes
+    parts.append(f"{holes} hole{'s' if holes != 1 else ''}" + (f" ({enclosed} enclosed)" if enclosed else "")
+                 + (f", {buried} buried under the surface" if buried > 0 else ""))
     parts.append(f"{int(named.get('erasable pieces', 0))}/7 pieces can clear")
     parts.append(f"stack {after.stack_height()} high")
     return "; ".join(parts)
+
+
+def _all_holes(well: tuple[int, ...], width: int) -> int:
+    """Empty cells under a filled cell of their column, in the whole well."""
+    covered = holes = 0
+    full = (1 << width) - 1
+    for row in well:
+        holes += bin(~row & covered & full).count("1")
+        covered |= row
+    return holes

@@ -3,8 +3,9 @@ expansion of a layer.
 
 Heuristic terms (a cost, lower is better; the value shown to players is its negative):
 holes (empty cells under a filled cell of their column), enclosed holes (empty cells with no path
-to the open top), lines holding an enclosed hole, surface height (the deepest row a 1 x 1 probe
-reaches moving left, right and down), erasability (how many of the seven pieces could clear a
+to the open top), lines holding an enclosed hole, all three counted only down to the surface row,
+the deepest row a 1 x 1 probe reaches moving left, right and down (below it the stack is buried
+for good, spec 3.3); surface height (that row), erasability (how many of the seven pieces could clear a
 line now, each tried on its own), score, the stack's height (rows from the floor to the highest
 filled cell) and the empty cells below the stack's top that no reachable S position covers
 (Tim's term of spec 3.6: shafts and mazes). The last two are not D&F terms: weight 0 in their set.
@@ -337,20 +338,7 @@ def _fill_terms(well, width, depth, score, positions, work, out, with_reach, top
     first ``known`` pieces already found (``erasable`` of them clear a line). Rows above the stack
     are empty, so every scan starts at the stack's top row."""
     full = (1 << width) - 1
-    covered = 0
-    holes = 0
-    for row in range(max(top, BAR), depth):
-        holes += _popcount(~well[row] & covered & full)
-        covered |= well[row]
     start = max(top, 1)
-    connected = work[CONNECTED_ROW]  # from _prepare
-    enclosed = 0
-    enclosed_lines = 0
-    for row in range(max(top, BAR), depth):
-        shut = ~well[row] & full & ~connected[row]
-        if shut:
-            enclosed += _popcount(shut)
-            enclosed_lines += 1
     # A 1 x 1 probe dropped from the top, moving left, right and down only.
     probe = full
     surface = start - 1
@@ -360,6 +348,23 @@ def _fill_terms(well, width, depth, score, positions, work, out, with_reach, top
         if probe == 0:
             break
         surface = row
+    # Holes count only down to the surface row: below it the stack is buried for good (the
+    # surface almost never goes down again, spec 3.3), and counting that garbage steers the beam
+    # to keep a floor it can never clear.
+    live_end = min(surface + 1, depth)
+    covered = 0
+    holes = 0
+    for row in range(max(top, BAR), live_end):
+        holes += _popcount(~well[row] & covered & full)
+        covered |= well[row]
+    connected = work[CONNECTED_ROW]  # from _prepare
+    enclosed = 0
+    enclosed_lines = 0
+    for row in range(max(top, BAR), live_end):
+        shut = ~well[row] & full & ~connected[row]
+        if shut:
+            enclosed += _popcount(shut)
+            enclosed_lines += 1
     for piece in range(known, PIECE_COUNT):
         if most_cleared(well, width, depth, piece, positions, work, spawn_row, empty, clearable, last, top, -1)[0] > 0:
             erasable += 1

@@ -33,6 +33,34 @@ def test_terms_after_the_first_s_of_the_86_game():
                      "erasable pieces": 0, "score": 0, "stack height": 2, "cells S cannot reach": 1}
 
 
+def test_holes_below_the_surface_row_are_buried_and_not_counted():
+    # The 1 x 1 probe enters from the top, reaches (17,9) and can go no lower: (18,9) is filled
+    # and row 17 is full elsewhere. So row 17 is the surface row. (18,0) and (19,5) are holes,
+    # enclosed, under it: garbage no line clear will reach again (spec 3.3: only the part of the
+    # well down to the surface row is evaluated). Row 17's gap is open to the top: no hole there.
+    terms = dict(heuristic_terms(well_of({17: "#########.", 18: ".#########", 19: "#####.####"}), 0))
+    assert terms["surface depth"] == 17
+    assert (terms["holes"], terms["enclosed holes"], terms["enclosed-hole lines"]) == (0, 0, 0)
+    assert terms["stack height"] == 3
+    # With row 17's gap over (18,0) the probe reaches row 18: there (18,5), covered and shut in,
+    # is a live hole; (19,9) under the surface row, covered by (18,9), is buried and not counted.
+    terms = dict(heuristic_terms(well_of({17: ".#########", 18: ".####.####", 19: "#########."}), 0))
+    assert terms["surface depth"] == 18
+    assert (terms["holes"], terms["enclosed holes"], terms["enclosed-hole lines"]) == (1, 1, 1)
+
+
+def test_the_ranked_placements_name_the_buried_holes_apart():
+    # The first well above with one more cell, (16,0), so that 28 cells make 7 pieces. A
+    # placement that leaves column 9 open down to row 17 (nothing cleared) keeps the surface row
+    # at 17 and (18,0), (19,5) buried: its explanation counts them apart from its holes.
+    board = "next O\n" + "\n".join(["." * 10] * 16 + ["#.........", "#########.", ".#########", "#####.####"])
+    kept = [c for c in rank(GAME.parse_board(board))
+            if not c.game_over and c.lines == 0 and all(not row >> 9 & 1 for row in c.well_after[:18])]
+    assert kept
+    for candidate in kept:
+        assert "2 buried under the surface" in candidate.explanation, candidate.explanation
+
+
 def test_cells_s_cannot_reach_count_shafts_and_enclosed_cells():
     # Column 0 is a one-wide shaft three deep (rows 17-19) and (19,3) is enclosed: an S, two
     # columns wide in every orientation, reaches none of those four cells.

@@ -178,16 +178,16 @@ def test_hatetris_a_hole_over_a_four_line_shaft_against_the_tetris():
     # - upright in column 9 it clears 4 lines: an empty well, score 4. Terms: no holes, the probe reaches the
     #   floor (surface 19), no piece can clear a line of an empty well (erasable 0):
     #   cost = 19 x -83.7646 + 4 x -332.2211 = -2920.4118.
-    # - flat over columns 6-9 on row 15 it roofs the shaft: 4 holes, all enclosed, on 4 lines; the probe stops on
-    #   row 15 (surface 15); row 15's gap is 6 cells and the shaft cannot be reached: erasable 0; score 0:
-    #   cost = 4 x 11.2106 + 4 x 83.7646 + 4 x 83.7646 + 15 x -83.7646 = -541.5098.
+    # - flat over columns 6-9 on row 15 it roofs the shaft: the probe stops on row 15 (surface 15), so the 4 shut
+    #   cells under it are buried (holes count down to the surface row, spec 3.3); row 15's gap is 6 cells and the
+    #   shaft cannot be reached: erasable 0; score 0: cost = 15 x -83.7646 = -1256.469.
     state = HatetrisState(well=HATETRIS_SHAFT, score=0, piece="I")
     reviewer = review.reviewer_for("hatetris", beam_width=0)
     assert reviewer.settings == "heuristic"
     roof = review_move(HATETRIS, reviewer, state, HATETRIS.parse_move("I@6,14,0"), 1)
     assert roof.value == pytest.approx(2920.4118, abs=1e-6)
-    assert roof.played_value == pytest.approx(541.5098, abs=1e-6)
-    assert roof.loss == pytest.approx(2378.902, abs=1e-6)
+    assert roof.played_value == pytest.approx(1256.469, abs=1e-6)
+    assert roof.loss == pytest.approx(1663.9428, abs=1e-6)
     assert roof.classification == BLUNDER  # more than a line's 332
     # the upright I is box x 7 in orientation 1 (cells at cx 2) or x 8 in orientation 3 (cx 1): the same well
     assert roof.best in ("I@7,16,1", "I@8,16,3")

@@ -153,26 +153,26 @@ def test_the_fast_kernels_agree_with_the_plain_rules_on_random_wells(width):
                                                     reference.resting_positions(well, rules, piece)), case
 
 
-# The best line of a 300-wide beam from the empty well, as the search found it before the packed
-# kernels (commit 168562c); the search must still find exactly it.
+# The best line of a 300-wide beam from the empty well, a regression pin: as the search found it
+# when holes came to count down to the surface row only (the packed kernels' speed-ups must not
+# change it); the plain rules play it to its 14 lines below.
 BEAM_300_LINE = (
     "S6,17,0 S4,17,0 S2,17,0 S-1,16,1 I7,14,1 I5,15,2 S1,16,0 I6,14,1 I4,15,2 S0,16,0 I7,12,1 I7,8,1 "
     "I7,4,1 I5,14,1 I3,15,2 I4,13,1 I-2,16,1 S0,15,0 S-1,14,1 S-1,12,1 S6,12,1 S3,12,0 I6,10,1 T5,10,2 "
-    "T3,14,1 S1,14,0 S1,13,0 Z-1,13,0 S5,11,1 S2,13,0 O6,10,0 O-1,12,0 S6,7,1 S6,5,1 S4,9,0 S3,10,1 "
-    "S1,12,0 O3,9,0 O1,11,0 S4,7,1 S-1,10,1 S-1,9,1 S4,6,1 S1,9,0 I2,7,1 I7,7,1 S4,5,1 S6,6,1 "
-    "S0,9,1 Z-1,8,1 Z7,5,1 Z4,5,0 Z-1,6,1 Z1,8,1 S6,5,0 S1,7,0 S2,6,0 S7,3,1 S5,5,0 S-1,5,1 "
-    "S4,4,0 S1,5,0 S3,4,0 S2,3,0 S0,5,0 I6,3,2 S-1,5,0 S6,3,0 S1,4,0 I4,2,2 S-1,4,0 S1,3,0 "
-    "I5,2,2 I-2,6,1"
+    "T3,14,1 S1,14,0 S1,13,0 Z7,4,1 Z-1,13,0 S5,11,1 S2,13,0 O-1,12,0 S3,10,1 S1,12,0 O7,4,0 O6,11,0 "
+    "O6,9,0 O4,10,0 O-1,11,0 S1,10,0 S4,9,0 S2,8,1 S0,10,0 S3,7,1 S-1,9,0 S7,3,1 S5,8,0 S4,7,0 S5,5,0 "
+    "S3,5,1 S-1,7,1 S1,7,0 S0,7,0 S4,6,0 S3,5,0 S1,5,0 S-1,7,0 L5,4,1 S7,4,1 S-1,6,0 S7,3,1 S2,5,0 S0,5,0 "
+    "S-1,4,0 S4,5,0 S1,3,0 S2,4,0 S5,3,0 S-1,3,0"
 )
 
 
 def test_a_300_wide_beam_from_the_empty_well_finds_the_same_line():
     result = BeamSearch(Line(GAME.initial_state(), ()), BeamSettings(width=300)).run()
     line = " ".join(f"{m.piece}{m.x},{m.y},{m.o}" for m in result.line.moves)
-    assert (result.score, result.pieces, line) == (16, 74, BEAM_300_LINE)
-    # and the plain rules play that line to 16 lines
+    assert (result.score, result.pieces, line) == (14, 69, BEAM_300_LINE)
+    # and the plain rules play that line to 14 lines
     state = GAME.initial_state()
     for text in BEAM_300_LINE.split():
         x, y, o = (int(v) for v in text[1:].split(","))
         state = GAME.reference_play(state, Placement(text[0], x, y, o)).state
-    assert state.score == 16
+    assert state.score == 14

@@ -1,0 +1,172 @@
+r"""Tunes the HATETRIS beam's heuristic weights on several start positions, not one trajectory.
+
+A weight set is scored by the lines beam searches gain from each training start: the empty well
+and prefixes of the archived record games (each a well a strong player reached, with its AI
+memory). A random local search moves from the current set: every weight but the score's (a cost
+is unchanged by scaling, so the score's weight fixes the scale) is moved by a Gaussian step
+relative to its size; the move is kept when the mean gain over the training starts is at least
+the current one (ties drift), and the step grows after a success and shrinks after failures (the
+one-fifth rule). At the end the first and the best set are run on the held-back starts, which
+the search never saw, and both results are printed apart from the training figures.
+
+    python benchmarks/hatetris_tuning.py [--start kibitz] [--width 2000] [--lookahead 4]
+        [--iterations 30] [--processes 2] [--seed 1] [--log tuning.jsonl]
+
+Every evaluated set is appended to ``--log`` (JSON lines: weights, gain per start, mean), so a long
+run can be read while it goes and resumed from its best set (``--start`` accepts a log file:
+its best set). Each beam runs in a worker process on one thread; ``--processes`` of them at once.
+Starts are given as LABEL@PIECES (a record game's label in shared/data/hatetris/records_decoded.tsv
+and how many of its pieces to keep; "empty" is the empty well).
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import csv
+import json
+import math
+import multiprocessing
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.anchor_runs import machine, now  # noqa: E402
+from benchmarks.hatetris import DATA  # noqa: E402
+
+from advisors.hatetris.beam import BeamSearch, BeamSettings  # noqa: E402
+from advisors.hatetris.heuristic import TERM_NAMES, WEIGHT_SETS  # noqa: E402
+from engines.contract import Line  # noqa: E402
+from engines.hatetris import GAME  # noqa: E402
+
+TRAINING = ("empty", "Deasuke@40", "knewjade (4)@60", "David & Felipe (1)@80", "Tim (1)@100")
+HELD_BACK = ("chromeyhex@50", "knewjade (3)@70", "David & Felipe (2)@120", "knewjade loop basis@90")
+SCORE_TERM = TERM_NAMES.index("score")  # fixes the scale: never moved
+
+
+def start_line(start: str) -> Line:
+    """The line of a start: the empty well, or the first PIECES placements of a record game."""
+    if start == "empty":
+        return Line(GAME.initial_state(), ())
+    label, _, pieces = start.rpartition("@")
+    if not label or not pieces.isdigit():
+        raise SystemExit(f"start {start!r}: expected LABEL@PIECES or 'empty'")
+    path = DATA / "hatetris" / "records_decoded.tsv"
+    with open(path, encoding="utf-8") as handle:
+        rows = [row for row in csv.DictReader(handle, delimiter="\t") if row["label"] == label]
+    if not rows or rows[0]["enemy_ai"] != "HATETRIS":
+        raise SystemExit(f"start {start!r}: no HATETRIS record game labelled {label!r} in {path}")
+    placements = GAME.replay_keys(rows[0]["keys"]).placements
+    if int(pieces) >= len(placements):
+        raise SystemExit(f"start {start!r}: the game has only {len(placements)} pieces")
+    return Line(GAME.initial_state(), tuple(placements[: int(pieces)]))
+
+
+def lines_gained(start: str, weights: tuple[float, ...], width: int, lookahead: int, minutes: float) -> int:
+    """Lines a beam search gains from ``start`` (one thread; in a worker process)."""
+    line = start_line(start)
+    score = GAME.replay(line.start, line.moves).score
+    search = BeamSearch(line, BeamSettings(width=width, lookahead=lookahead, weights=weights))
+    return search.run(seconds=minutes * 60, threads=1).score - score
+
+
+def evaluate(pool, starts, weights, args) -> list[int]:
+    jobs = [pool.submit(lines_gained, start, weights, args.width, args.lookahead, args.minutes) for start in starts]
+    return [job.result() for job in jobs]
+
+
+def first_weights(start: str) -> tuple[float, ...]:
+    if start in WEIGHT_SETS:
+        return WEIGHT_SETS[start]
+    path = Path(start)
+    if not path.is_file():
+        raise SystemExit(f"--start {start!r}: neither a weight set ({', '.join(WEIGHT_SETS)}) nor a log file")
+    best = None
+    for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        try:
+            entry = json.loads(text)
+            weights, mean = tuple(float(w) for w in entry["weights"]), float(entry["mean"])
+        except (ValueError, KeyError, TypeError) as error:
+            raise SystemExit(f"{path}, line {number}: not a tuning log entry ({error})") from None
+        if len(weights) != len(TERM_NAMES):
+            raise SystemExit(f"{path}, line {number}: {len(weights)} weights, expected {len(TERM_NAMES)}")
+        if best is None or mean > best[1]:
+            best = (weights, mean)
+    if best is None:
+        raise SystemExit(f"{path}: no entries")
+    return best[0]
+
+
+def moved(weights: tuple[float, ...], step: float, rng: random.Random) -> tuple[float, ...]:
+    return tuple(weight if index == SCORE_TERM else round(weight + rng.gauss(0, step) * max(abs(weight), 10.0), 2)
+                 for index, weight in enumerate(weights))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--start", default="kibitz", help="a weight set's name or a tuning log (its best set)")
+    parser.add_argument("--width", type=int, default=2000)
+    parser.add_argument("--lookahead", type=int, default=4)
+    parser.add_argument("--iterations", type=int, default=30)
+    parser.add_argument("--minutes", type=float, default=10.0, help="time cap of one beam")
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--training", default=",".join(TRAINING))
+    parser.add_argument("--held-back", default=",".join(HELD_BACK))
+    parser.add_argument("--log", type=Path)
+    args = parser.parse_args()
+    training = [start for start in args.training.split(",") if start]
+    held_back = [start for start in args.held_back.split(",") if start]
+    for start in training + held_back:
+        start_line(start)  # every start is checked before any search
+    rng = random.Random(args.seed)
+    current = first_weights(args.start)
+    print(f"# {machine()}; {now()}; width {args.width:,}, lookahead {args.lookahead}, "
+          f"{args.processes} processes; training {training}; held back {held_back}", flush=True)
+    context = multiprocessing.get_context("spawn")
+    began = time.monotonic()
+    with concurrent.futures.ProcessPoolExecutor(args.processes, mp_context=context) as pool:
+        gains = evaluate(pool, training, current, args)
+        first, first_gains = current, gains
+        best_mean = sum(gains) / len(gains)
+        log(args.log, current, training, gains)
+        print(f"start  {best_mean:6.2f}  {gains}  {list(current)}", flush=True)
+        step, failures = 0.3, 0
+        for iteration in range(1, args.iterations + 1):
+            candidate = moved(current, step, rng)
+            gains = evaluate(pool, training, candidate, args)
+            mean = sum(gains) / len(gains)
+            log(args.log, candidate, training, gains)
+            kept = mean >= best_mean
+            print(f"{iteration:>5}  {mean:6.2f}  {gains}  {'kept' if kept else '    '}  step {step:.3f}  "
+                  f"{(time.monotonic() - began) / 60:.1f} min  {list(candidate)}", flush=True)
+            if kept:
+                current, best_mean, failures = candidate, mean, 0
+                step = min(step * 1.5, 2.0)
+            else:
+                failures += 1
+                if failures % 4 == 0:
+                    step = max(step / 1.5, 0.02)
+        print(f"\nbest on the training starts: mean {best_mean:.2f} lines gained; weights "
+              f"{dict(zip(TERM_NAMES, current))}")
+        print(f"held-back starts {held_back} (never seen by the search):")
+        for name, weights in (("first", first), ("best", current)):
+            held = evaluate(pool, held_back, weights, args)
+            print(f"  {name:>5}: mean {sum(held) / len(held):.2f} lines gained, {held}")
+        print(f"training starts: first {sum(first_gains) / len(first_gains):.2f}, best {best_mean:.2f}")
+    return 0
+
+
+def log(path: Path | None, weights, starts, gains) -> None:
+    if path is None:
+        return
+    entry = {"weights": list(weights), "gains": dict(zip(starts, gains)),
+             "mean": sum(gains) / len(gains) if gains else math.nan}
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps(entry) + "\n")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
