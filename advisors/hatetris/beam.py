@@ -21,7 +21,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from advisors.hatetris import kernel
+from advisors.hatetris import MAX_LOOKAHEAD, kernel
 from advisors.hatetris.heuristic import BEAM_WEIGHTS, TERM_NAMES
 from engines import limits
 from engines.contract import Line
@@ -65,7 +65,7 @@ class BeamSettings:
 
     def __post_init__(self) -> None:
         limits.check_int(self.width, "the beam width", 1, limits.INT64_MAX)
-        limits.check_int(self.lookahead, "the lookahead levels", 0, 4)
+        limits.check_int(self.lookahead, "the lookahead levels", 0, MAX_LOOKAHEAD)
         if not isinstance(self.weights, tuple) or len(self.weights) != len(TERM_NAMES):
             raise NotationError(f"{len(TERM_NAMES)} weights expected ({', '.join(TERM_NAMES)})")
         if any(isinstance(weight, bool) or not isinstance(weight, (int, float)) or not math.isfinite(weight)

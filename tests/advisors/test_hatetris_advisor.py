@@ -8,6 +8,7 @@ import functools
 
 import pytest
 
+from advisors.hatetris import MAX_LOOKAHEAD
 from advisors.hatetris.beam import BeamSearch, BeamSettings
 from advisors.hatetris.heuristic import BEAM_WEIGHTS, DF_WEIGHTS, heuristic_terms, rank, value
 from engines.contract import Line
@@ -258,6 +259,13 @@ def test_the_lookahead_is_the_plain_chain_of_single_clears_on_the_86_games_wells
             assert value(well, score, weights=weights, lookahead=levels) == expected, (well, levels)
         followed += value(well, score, weights=weights, lookahead=2) != value(well, score, weights=weights)
     assert followed > 10  # many of the game's wells have chains: the test is not vacuous
+    # The longest chains the beam may follow: every level of the work space is used as it should be.
+    deeper = 0
+    for well, score in df86_wells[::8]:
+        expected = plain_lookahead_value(well, score, DEFAULT_RULES, weights, MAX_LOOKAHEAD)
+        assert value(well, score, weights=weights, lookahead=MAX_LOOKAHEAD) == expected, well
+        deeper += expected != plain_lookahead_value(well, score, DEFAULT_RULES, weights, 2)
+    assert deeper > 0  # some chains are longer than two clears
 
 
 def test_the_lookahead_on_wells_wider_than_the_packed_search(df86_wells):

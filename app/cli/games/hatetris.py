@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from advisors.cluster import MAX_WORKERS as MAX_CLUSTER_WORKERS
+from advisors.hatetris import MAX_LOOKAHEAD
 from app.cli import search as search_verb
 from app.cli.games import GamePlug, review_option_values, review_options_adder
 from app.cli.inputs import parse_line, read_argument, replay_line
@@ -22,7 +23,6 @@ CHECKPOINT_FILE = "beam.npz"
 BEST_FILE = "best-replay.txt"
 #: the widest beam taken (a million wells is about a gigabyte with their children)
 MAX_WIDTH = 1_000_000
-MAX_LOOKAHEAD = 4
 TYPED_NAME = "the replay"
 
 
