@@ -24,7 +24,8 @@ r"""HATETRIS speed and strength beside the anchors of spec 4.
    it as ``DIR/beam-<lines>.txt`` (the README links the one in docs/hatetris).
 
     python benchmarks/hatetris.py --anchor ../anchors/HATETRIS-public-beamsearch --children-only [--markdown]
-    python benchmarks/hatetris.py [--widths 1000,10000,100000] [--minutes 30] [--lookahead 0] [--replays docs/hatetris]
+    python benchmarks/hatetris.py [--widths 1000,10000,100000] [--minutes 30] [--lookahead 0,4] \
+        [--replays docs/hatetris] [--beams-markdown beams.md]
 
 The anchor: David & Felipe's beam search, https://github.com/thecog19/HATETRIS-public-beamsearch
 (measured at commit d0f6b2f3c8fa4c28bcc314170f595ff72839b10a), fetched by whoever runs the
@@ -66,8 +67,10 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import contextlib
 import csv
 import dataclasses
+import io
 import multiprocessing
 import os
 import resource
@@ -487,14 +490,48 @@ def keep_replay(folder: Path, lines: int, replay: str) -> Path:
     return path
 
 
+WEIGHT_NAMES = {"df": "D&F's published weights", "kibitz": "Kibitz's weights"}
+#: The anchors of spec 3.5 and 1: lines reached and how.
+BEAM_ANCHORS = (("David & Felipe's beam: hand heuristic and the same lookahead (2022, spec 3.5)", "100,000", "62"),
+                ("the 2010-2017 record (chromeyhex, by hand)", "", "31"))
+
+
+def beams_markdown(runs, best, kept: Path | None, args, load_before, page: str) -> str:
+    """The beam searches' table for the README: each run's evaluation, width, lines (the best
+    linked to its kept replay), pieces, minutes, wells scored a second and peak memory."""
+    header = ("beam from the empty well", "width", "lines", "pieces", "minutes", "child wells/s", "peak memory")
+    rows = []
+    for weights, lookahead, width, result in runs:
+        lines = f"{result.score}"
+        if result is best and kept is not None:
+            lines = f"**{result.score} lines** ([replay](docs/hatetris/{kept.name}))"
+        rate = result.children / result.seconds if result.seconds else 0
+        rows.append((f"{WEIGHT_NAMES.get(weights, weights)}, lookahead {lookahead}", f"{width:,}", lines,
+                     f"{result.pieces}", f"{result.seconds / 60:.1f}" + ("" if result.finished else " (cap)"),
+                     f"{rate:,.0f}", f"{result.peak_mb / 1024:.2f} GB"))
+    for label, width, lines in BEAM_ANCHORS:
+        rows.append((label, width, lines, "", "", "", ""))
+    load_after = os.getloadavg()
+    facts = (f"{machine()}, all cores, each beam in a process of its own, cap {args.minutes:g} min; load average "
+             f"{load_before[0]:.2f} before, {load_after[0]:.2f} after; {now()}; the best game replayed on Kibitz's "
+             f"engine: {best.score} lines; {page}")
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        print_facts_and_table(facts, header, rows, True)
+    return buffer.getvalue()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--widths", default="1000,10000,100000")
     parser.add_argument("--minutes", type=float, default=30.0, help="time cap per beam search")
-    parser.add_argument("--lookahead", type=int, default=0)
+    parser.add_argument("--lookahead", default="0", help="lookahead levels, one or a comma-separated list")
     parser.add_argument("--weights", default="kibitz,df", help="weight sets to run, of: kibitz, df")
     parser.add_argument("--replays", type=Path, help="keep the best game's replay here as beam-<lines>.txt, once "
                                                       "it is checked (e.g. docs/hatetris)")
+    parser.add_argument("--beams-markdown", type=Path, help="write the beam searches' table here as Markdown, with "
+                                                            "its facts line, for benchmarks/readme_tables.py "
+                                                            "hatetris-beams")
     parser.add_argument("--skip-children", action="store_true")
     parser.add_argument("--children-only", action="store_true", help="no beam searches")
     parser.add_argument("--anchor", type=Path, help="a checkout of thecog19/HATETRIS-public-beamsearch")
@@ -515,30 +552,38 @@ def main() -> int:
     if args.children_only or args.markdown:
         return 0
     print(f"machine: {machine()}")
-    print(f"\nBeam search from the empty well, lookahead {args.lookahead}, cap {args.minutes:g} min")
-    print(f"{'weights':>8} {'width':>8} {'lines':>6} {'pieces':>7} {'minutes':>8} {'wells/s':>10} {'peak MB':>8} "
-          f"{'ended':>10}  anchor")
-    best = None
+    print(f"\nBeam search from the empty well, cap {args.minutes:g} min")
+    print(f"{'weights':>8} {'ahead':>5} {'width':>8} {'lines':>6} {'pieces':>7} {'minutes':>8} {'wells/s':>10} "
+          f"{'peak MB':>8} {'ended':>10}  anchor")
+    load_before = os.getloadavg()
+    runs = []
     for weights in args.weights.split(","):
-        for width in (int(w) for w in args.widths.split(",")):
-            result = beam_run(width, args.minutes, args.lookahead, WEIGHT_SETS[weights])
-            rate = result.children / result.seconds if result.seconds else 0
-            ended = "beam died" if result.finished else "time cap"
-            print(f"{weights:>8} {width:>8,} {result.score:>6} {result.pieces:>7} {result.seconds / 60:>8.1f} "
-                  f"{rate:>10,.0f} {result.peak_mb:>8,.0f} {ended:>10}  31 lines (2010-2017 record) within 30 min",
-                  flush=True)
-            if best is None or result.score > best.score:
-                best = result
-    if best is not None:
-        print(f"\nbest game: {best.score} lines, {best.pieces} pieces; Base2048 replay:\n{best.replay}")
-        engine_lines, page = check_replay(best.replay)
-        print(f"replayed: Kibitz's engine ends it with {engine_lines} lines; {page}")
-        if args.replays is not None:
-            if engine_lines != best.score:
-                print(f"not kept: the replay ends with {engine_lines} lines, not the {best.score} found",
-                      file=sys.stderr)
-                return 1
-            print(f"kept in {keep_replay(args.replays, best.score, best.replay)}")
+        for lookahead in (int(levels) for levels in args.lookahead.split(",")):
+            for width in (int(w) for w in args.widths.split(",")):
+                result = beam_run(width, args.minutes, lookahead, WEIGHT_SETS[weights])
+                runs.append((weights, lookahead, width, result))
+                rate = result.children / result.seconds if result.seconds else 0
+                ended = "beam died" if result.finished else "time cap"
+                print(f"{weights:>8} {lookahead:>5} {width:>8,} {result.score:>6} {result.pieces:>7} "
+                      f"{result.seconds / 60:>8.1f} {rate:>10,.0f} {result.peak_mb:>8,.0f} {ended:>10}  "
+                      f"31 lines (2010-2017 record) within 30 min", flush=True)
+    if not runs:
+        return 0
+    best = max((result for *_, result in runs), key=lambda result: result.score)
+    print(f"\nbest game: {best.score} lines, {best.pieces} pieces; Base2048 replay:\n{best.replay}")
+    engine_lines, page = check_replay(best.replay)
+    print(f"replayed: Kibitz's engine ends it with {engine_lines} lines; {page}")
+    kept = None
+    if args.replays is not None:
+        if engine_lines != best.score:
+            print(f"not kept: the replay ends with {engine_lines} lines, not the {best.score} found", file=sys.stderr)
+            return 1
+        kept = keep_replay(args.replays, best.score, best.replay)
+        print(f"kept in {kept}")
+    if args.beams_markdown is not None:
+        write_text_atomic(args.beams_markdown, beams_markdown(runs, best, kept, args, load_before, page))
+        print(f"the Markdown table is in {args.beams_markdown} (python benchmarks/readme_tables.py hatetris-beams "
+              f"{args.beams_markdown})")
     return 0
 
 

@@ -5,8 +5,8 @@ heuristic's value, best first.
 The heuristic is the knewjade / David & Felipe cost of spec 3.3-3.4 (holes, enclosed holes, lines
 with enclosed holes, surface height, erasability, score) with D&F's published weights; the value
 shown is minus the cost, so higher is better. Holes count down to the surface row (the deepest a
-1 x 1 probe from the top reaches); those under it are buried for good and named apart. ``lookahead`` levels turn on the "bird in the hand"
-lookahead of spec 3.5.
+1 x 1 probe from the top reaches); those under it are buried for good and named apart.
+``lookahead`` levels turn on the "bird in the hand" lookahead of spec 3.5.
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ TERM_NAMES = ("holes", "enclosed holes", "enclosed-hole lines", "surface depth",
 #: D&F's final weights (spec 3.4), as costs: lower is better; they had neither of the last two terms.
 DF_WEIGHTS = (11.2106, 83.7646, 83.7646, -83.7646, -83.7646, -332.2211, 0.0, 0.0)
 #: Kibitz's set for the beam search: D&F's set plus the S-reach term, then a random local search
-#: on the lines two beams from the empty well reach (widths 1,000 + 3,000: 11 + 11 lines with
-#: D&F's set, 21 + 23 with this one; 10,000 wide: 17 and 20).
+#: on the lines two beams from the empty well reach. With holes counted down to the surface row
+#: (from the empty well, one thread): widths 1,000 and 3,000 without the lookahead, 16 and 18 lines
+#: (D&F's set: 9 and 11); 10,000 wide with lookahead 4, 26 (D&F's set: 45).
 BEAM_WEIGHTS = (14.09, 0.0, -42.12, -12.57, -93.48, -332.22, -22.96, 109.73)
 WEIGHT_SETS = {"df": DF_WEIGHTS, "kibitz": BEAM_WEIGHTS}
 DEFAULT_WEIGHTS = DF_WEIGHTS
