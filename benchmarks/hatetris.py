@@ -446,6 +446,10 @@ class BeamRun:
     replay: str
     peak_mb: float  # the process's largest resident size
 
+    @property
+    def children_per_second(self) -> float:
+        return self.children / self.seconds if self.seconds else 0.0
+
 
 def _beam_in_process(width: int, minutes: float, lookahead: int, weights: tuple[float, ...]) -> BeamRun:
     search = BeamSearch(Line(GAME.initial_state(), ()), BeamSettings(width=width, lookahead=lookahead, weights=weights))
@@ -505,10 +509,9 @@ def beams_markdown(runs, best, kept: Path | None, args, load_before, page: str) 
         lines = f"{result.score}"
         if result is best and kept is not None:
             lines = f"**{result.score} lines** ([replay](docs/hatetris/{kept.name}))"
-        rate = result.children / result.seconds if result.seconds else 0
         rows.append((f"{WEIGHT_NAMES.get(weights, weights)}, lookahead {lookahead}", f"{width:,}", lines,
                      f"{result.pieces}", f"{result.seconds / 60:.1f}" + ("" if result.finished else " (cap)"),
-                     f"{rate:,.0f}", f"{result.peak_mb / 1024:.2f} GB"))
+                     f"{result.children_per_second:,.0f}", f"{result.peak_mb / 1024:.2f} GB"))
     for label, width, lines in BEAM_ANCHORS:
         rows.append((label, width, lines, "", "", "", ""))
     load_after = os.getloadavg()
@@ -562,10 +565,9 @@ def main() -> int:
             for width in (int(w) for w in args.widths.split(",")):
                 result = beam_run(width, args.minutes, lookahead, WEIGHT_SETS[weights])
                 runs.append((weights, lookahead, width, result))
-                rate = result.children / result.seconds if result.seconds else 0
                 ended = "beam died" if result.finished else "time cap"
                 print(f"{weights:>8} {lookahead:>5} {width:>8,} {result.score:>6} {result.pieces:>7} "
-                      f"{result.seconds / 60:>8.1f} {rate:>10,.0f} {result.peak_mb:>8,.0f} {ended:>10}  "
+                      f"{result.seconds / 60:>8.1f} {result.children_per_second:>10,.0f} {result.peak_mb:>8,.0f} {ended:>10}  "
                       f"31 lines (2010-2017 record) within 30 min", flush=True)
     if not runs:
         return 0

@@ -51,7 +51,7 @@ class HatetrisCandidate(Candidate):
 
 
 def heuristic_terms(well: tuple[int, ...], score: int, width: int = 10) -> tuple[tuple[str, float], ...]:
-    """The six terms of a well, named."""
+    """The heuristic terms of a well, named (TERM_NAMES)."""
     out = np.empty(kernel.TERM_COUNT, dtype=np.float64)
     kernel.terms(well_array(well), width, len(well), score, np.empty((512, 3), dtype=np.int64),
                  kernel.work_space(len(well), 0), out, True)
@@ -155,6 +155,6 @@ def _all_holes(well: tuple[int, ...], width: int) -> int:
     covered = holes = 0
     full = (1 << width) - 1
     for row in well:
-        holes += bin(~row & covered & full).count("1")
+        holes += (~row & covered & full).bit_count()
         covered |= row
     return holes

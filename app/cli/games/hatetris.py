@@ -74,7 +74,8 @@ def add_search_options(group) -> None:
     group.add_argument("--weights", choices=("df", "kibitz"), default=None,
                        help="heuristic weights: David & Felipe's published set, or Kibitz's set with the "
                             "S-reach term (default kibitz, the stronger in narrow beams without the "
-                            "lookahead; wide beams go further with df and --lookahead 4: README, HATETRIS)")
+                            "lookahead; wide beams go further with df and a lookahead of 4 to 16: README, "
+                            "HATETRIS)")
     add_mild_option(group)
     group.add_argument("--threads", type=THREADS, help="cores to use, 1 to 256 (default: all)")
     group.add_argument("--workers", type=whole_number(1, MAX_CLUSTER_WORKERS),
