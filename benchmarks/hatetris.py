@@ -16,16 +16,18 @@ r"""HATETRIS speed and strength beside the anchors of spec 4.
    error), for ``benchmarks/readme_tables.py hatetris-children``; no beam searches then. Without
    the anchor it says so and times Kibitz alone.
 2. Beam searches from the empty well at the widths asked (default 1,000, 10,000 and 100,000) on
-   all cores, each in a process of its own: lines reached, pieces, minutes, wells scored per
-   second, the process's peak memory. Anchor: the 2010-2017 record of 31 lines, to be reached
-   within 30 minutes. The best game's Base2048 replay is printed and replayed on Kibitz's engine
-   and, where the real page can run (``../shared/clients/hatetris``, Playwright, chromium), pasted
-   into the page's "show a replay" and its final score read from the page; ``--replays DIR`` keeps
-   it as ``DIR/beam-<lines>.txt`` (the README links the one in docs/hatetris).
+   all cores, each with each evaluation asked (``--weights``: the hand heuristic's weight sets
+   kibitz and df, and the learned evaluation, learned) in a process of its own: lines reached,
+   pieces, minutes, wells scored per second, the process's peak memory. Anchor: the 2010-2017
+   record of 31 lines, to be reached within 30 minutes. The best game's Base2048 replay is
+   printed and replayed on Kibitz's engine and, where the real page can run
+   (``../shared/clients/hatetris``, Playwright, chromium), pasted into the page's "show a
+   replay" and its final score read from the page; ``--replays DIR`` keeps it as
+   ``DIR/beam-<lines>.txt`` (the README links the one in docs/hatetris).
 
     python benchmarks/hatetris.py --anchor ../anchors/HATETRIS-public-beamsearch --children-only [--markdown]
     python benchmarks/hatetris.py [--widths 1000,10000,100000] [--minutes 30] [--lookahead 0,4] \
-        [--replays docs/hatetris] [--beams-markdown beams.md]
+        [--weights df,learned] [--replays docs/hatetris] [--beams-markdown beams.md]
 
 The anchor: David & Felipe's beam search, https://github.com/thecog19/HATETRIS-public-beamsearch
 (measured at commit d0f6b2f3c8fa4c28bcc314170f595ff72839b10a), fetched by whoever runs the
@@ -451,8 +453,15 @@ class BeamRun:
         return self.children / self.seconds if self.seconds else 0.0
 
 
-def _beam_in_process(width: int, minutes: float, lookahead: int, weights: tuple[float, ...]) -> BeamRun:
-    search = BeamSearch(Line(GAME.initial_state(), ()), BeamSettings(width=width, lookahead=lookahead, weights=weights))
+def beam_settings(width: int, lookahead: int, evaluation: str) -> BeamSettings:
+    """The settings of a run: ``evaluation`` names a weight set of the hand heuristic, or "learned"."""
+    if evaluation == "learned":
+        return BeamSettings(width=width, lookahead=lookahead, evaluation="learned")
+    return BeamSettings(width=width, lookahead=lookahead, weights=WEIGHT_SETS[evaluation])
+
+
+def _beam_in_process(width: int, minutes: float, lookahead: int, evaluation: str) -> BeamRun:
+    search = BeamSearch(Line(GAME.initial_state(), ()), beam_settings(width, lookahead, evaluation))
     last = [0.0]
 
     def progress(p):
@@ -467,11 +476,11 @@ def _beam_in_process(width: int, minutes: float, lookahead: int, weights: tuple[
                    peak_kb / 1024)
 
 
-def beam_run(width: int, minutes: float, lookahead: int, weights: tuple[float, ...]) -> BeamRun:
+def beam_run(width: int, minutes: float, lookahead: int, evaluation: str) -> BeamRun:
     """A beam search from the empty well in a process of its own, so its peak memory is its own."""
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as pool:
-        return pool.submit(_beam_in_process, width, minutes, lookahead, weights).result()
+        return pool.submit(_beam_in_process, width, minutes, lookahead, evaluation).result()
 
 
 def check_replay(replay: str) -> tuple[int, str]:
@@ -494,7 +503,8 @@ def keep_replay(folder: Path, lines: int, replay: str) -> Path:
     return path
 
 
-WEIGHT_NAMES = {"df": "D&F's published weights", "kibitz": "Kibitz's weights"}
+WEIGHT_NAMES = {"df": "D&F's published weights", "kibitz": "Kibitz's weights",
+                "learned": "the learned evaluation"}
 #: The anchors of spec 3.5 and 1: lines reached and how.
 BEAM_ANCHORS = (("David & Felipe's beam: hand heuristic and the same lookahead (2022, spec 3.5)", "100,000", "62"),
                 ("the 2010-2017 record (chromeyhex, by hand)", "", "31"))
@@ -529,7 +539,8 @@ def main() -> int:
     parser.add_argument("--widths", default="1000,10000,100000")
     parser.add_argument("--minutes", type=float, default=30.0, help="time cap per beam search")
     parser.add_argument("--lookahead", default="0", help="lookahead levels, one or a comma-separated list")
-    parser.add_argument("--weights", default="kibitz,df", help="weight sets to run, of: kibitz, df")
+    parser.add_argument("--weights", default="kibitz,df",
+                        help="evaluations to run, of: kibitz, df (the hand heuristic's weight sets), learned")
     parser.add_argument("--replays", type=Path, help="keep the best game's replay here as beam-<lines>.txt, once "
                                                       "it is checked (e.g. docs/hatetris)")
     parser.add_argument("--beams-markdown", type=Path, help="write the beam searches' table here as Markdown, with "
@@ -548,6 +559,9 @@ def main() -> int:
                         help="print only the children table, as Markdown, on standard output (for "
                              "benchmarks/readme_tables.py); no beam searches")
     args = parser.parse_args()
+    unknown = [name for name in args.weights.split(",") if name not in (*WEIGHT_SETS, "learned")]
+    if unknown:
+        parser.error(f"--weights: {unknown[0]!r} is none of {', '.join((*WEIGHT_SETS, 'learned'))}")
     if not args.skip_children:
         print("Children of a well (AI choice over 7 pieces + the chosen piece's distinct child wells), one core",
               file=sys.stderr if args.markdown else sys.stdout)
@@ -563,7 +577,7 @@ def main() -> int:
     for weights in args.weights.split(","):
         for lookahead in (int(levels) for levels in args.lookahead.split(",")):
             for width in (int(w) for w in args.widths.split(",")):
-                result = beam_run(width, args.minutes, lookahead, WEIGHT_SETS[weights])
+                result = beam_run(width, args.minutes, lookahead, weights)
                 runs.append((weights, lookahead, width, result))
                 ended = "beam died" if result.finished else "time cap"
                 print(f"{weights:>8} {lookahead:>5} {width:>8,} {result.score:>6} {result.pieces:>7} "

@@ -21,7 +21,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from advisors.hatetris import MAX_LOOKAHEAD, kernel
+from advisors.hatetris import MAX_LOOKAHEAD, kernel, learned
 from advisors.hatetris.heuristic import BEAM_WEIGHTS, TERM_NAMES
 from engines import limits
 from engines.contract import Line
@@ -35,6 +35,7 @@ from engines.hatetris.state import Rules, cell_count
 
 CHUNK = 2048  # parents per kernel call: progress and Stop at least this often
 CHECKPOINT_VERSION = 2
+EVALUATIONS = ("hand", "learned")
 #: The arrays of a checkpoint besides its description.
 CHECKPOINT_ARRAYS = ("parent", "hashes", "pieces", "scores", "cells", "moves", "layer_wells", "layer_scores",
                      "layer_cells", "layer_nodes")
@@ -62,10 +63,15 @@ class BeamSettings:
     width: int = 1000
     lookahead: int = 0  # levels of the "bird in the hand" lookahead (0: off)
     weights: tuple[float, ...] = BEAM_WEIGHTS  # the advisor panel shows D&F's; the search uses ours
+    #: "hand": the terms weighed by ``weights``; "learned": the shipped network (its own weights)
+    evaluation: str = "hand"
 
     def __post_init__(self) -> None:
         limits.check_int(self.width, "the beam width", 1, limits.INT64_MAX)
         limits.check_int(self.lookahead, "the lookahead levels", 0, MAX_LOOKAHEAD)
+        if self.evaluation not in EVALUATIONS:
+            raise NotationError(f"the evaluation must be {' or '.join(EVALUATIONS)}, "
+                                f"not {limits.shown(self.evaluation)}")
         if not isinstance(self.weights, tuple) or len(self.weights) != len(TERM_NAMES):
             raise NotationError(f"{len(TERM_NAMES)} weights expected ({', '.join(TERM_NAMES)})")
         if any(isinstance(weight, bool) or not isinstance(weight, (int, float)) or not math.isfinite(weight)
@@ -77,16 +83,26 @@ class BeamSettings:
         """Settings from their JSON object, every field present, typed and within bounds."""
         if not isinstance(value, Mapping):
             raise NotationError(f"the settings must be a JSON object, not {type(value).__name__}", source=source)
-        unknown = sorted(set(value) - {"width", "lookahead", "weights"})
+        unknown = sorted(set(value) - {"width", "lookahead", "weights", "evaluation"})
         if unknown:
             raise NotationError(f"unknown setting {unknown[0]!r}", source=source)
         width = limits.require(value, "width", int, source)
         lookahead = limits.require(value, "lookahead", int, source)
         weights = tuple(limits.require(value, "weights", list, source))
+        # Searches saved before the learned evaluation have no "evaluation": the hand heuristic.
+        evaluation = limits.require(value, "evaluation", str, source) if "evaluation" in value else "hand"
         try:
-            return cls(width, lookahead, weights)
+            return cls(width, lookahead, weights, evaluation)
         except KibitzInputError as error:
             raise error.located(source=source) from None
+
+
+    def cost_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """The term weights and the network (empty for the hand heuristic) the kernels cost with."""
+        if self.evaluation == "learned":
+            network = learned.shipped()
+            return np.array(network.weights, dtype=np.float64), network.network
+        return np.array(self.weights, dtype=np.float64), kernel.NO_NETWORK
 
 
 @dataclasses.dataclass(frozen=True)
@@ -124,6 +140,8 @@ class BeamSearch:
         if self.start.over:
             raise KibitzInputError("the game is already over at the start of the search")
         self.rules: Rules = self.start.rules
+        if settings.evaluation == "learned":
+            learned.shipped().check_well(self.rules.width, self.rules.depth)
         # History of every kept node: parent (-1 for roots), well hash, pieces locked, score,
         # filled cells (the loop check's filter) and the placement that made it. The start line's
         # own wells come first, as one chain.
@@ -211,14 +229,14 @@ class BeamSearch:
         moves = np.ascontiguousarray(moves[distinct])
         child_scores = np.ascontiguousarray(child_scores[distinct])
         costs = np.empty(len(distinct), dtype=np.float64)
-        weights = np.array(self.settings.weights, dtype=np.float64)
+        weights, network = self.settings.cost_arrays()
         block = CHUNK * 32
         for first in range(0, len(distinct), block):
             if should_stop is not None and first and should_stop():
                 return None
             part = slice(first, first + block)
             kernel.cost_layer(wells, parents[part], moves[part], child_scores[part], rules.width, rules.depth,
-                              weights, self.settings.lookahead, costs[part])
+                              weights, self.settings.lookahead, network, costs[part])
         return parents, moves, child_scores, keys[distinct], costs
 
     def ai_pieces(self) -> np.ndarray:

@@ -31,7 +31,8 @@ import numpy as np
 
 from advisors import cluster
 from advisors.hatetris import kernel
-from advisors.hatetris.beam import BeamProgress, BeamResult, BeamSearch, Growable, layer_children, run_layers
+from advisors.hatetris.beam import (BeamProgress, BeamResult, BeamSearch, BeamSettings, Growable, layer_children,
+                                    run_layers)
 from engines import limits
 from engines.errors import KibitzInputError
 from engines.hatetris.kernel import MAX_RESTING
@@ -72,12 +73,12 @@ class BeamShard:
     wells, a copy of the history the loop rule reads, and the children it may keep."""
 
     def __init__(self, index: int, shards: int, rules: tuple[int, int, bool, int], width: int, lookahead: int,
-                 weights: tuple[float, ...]) -> None:
+                 weights: tuple[float, ...], evaluation: str = "hand") -> None:
         numba.set_num_threads(1)  # one CPU per shard: the cluster's CPUs are counted in shards
         self.index, self.shards = index, shards
         self.well_width, self.well_depth, self.mild, self.period = rules
         self.width, self.lookahead = width, lookahead
-        self.weights = np.array(weights, dtype=np.float64)
+        self.weights, self.network = BeamSettings(width, lookahead, tuple(weights), evaluation).cost_arrays()
         self.history = {name: Growable(np.int64) for name in SHARD_HISTORY}
         self._warm_up()
         self._empty_layer()
@@ -146,7 +147,8 @@ class BeamShard:
         made["maker"], made["maker_row"] = self.index, rows
         costs = np.empty(len(chosen), dtype=np.float64)
         kernel.cost_layer(self.wells, np.ascontiguousarray(rows), np.ascontiguousarray(moves[chosen]),
-                          np.ascontiguousarray(scores[chosen]), width, depth, self.weights, self.lookahead, costs)
+                          np.ascontiguousarray(scores[chosen]), width, depth, self.weights, self.lookahead,
+                          self.network, costs)
         made["cost"] = costs
         best = best_first(made, self.width)
         owners = owner_of(best["key"] ^ (best["score"] * np.int64(kernel.SCORE_MIX)), self.shards)
@@ -182,7 +184,8 @@ class ClusterBeam:
         settings = search.settings
         actor = cluster.actor_class(ray, BeamShard)
         self._actors = [actor.remote(index, shards, (rules.width, rules.depth, rules.mild, rules.repeat_period),
-                                     settings.width, settings.lookahead, tuple(settings.weights))
+                                     settings.width, settings.lookahead, tuple(settings.weights),
+                                     settings.evaluation)
                         for index in range(shards)]
         history = ray.put(tuple(np.ascontiguousarray(getattr(search, name).view()) for name in SHARD_HISTORY))
         # A layer from a checkpoint or the start: shared out by rank (any split gives the same beam).

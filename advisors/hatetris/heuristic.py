@@ -63,7 +63,7 @@ def value(well: tuple[int, ...], score: int, width: int = 10, weights=DEFAULT_WE
     return -float(kernel.quiescent_cost(well_array(well), width, len(well), score,
                                         np.array(weights, dtype=np.float64), lookahead,
                                         np.empty((512, 3), dtype=np.int64), kernel.work_space(len(well), lookahead),
-                                        np.empty(kernel.TERM_COUNT)))
+                                        kernel.scratch_space(width), kernel.NO_NETWORK))
 
 
 def rank(state: State, limit: int | None = None, weights=DEFAULT_WEIGHTS, lookahead: int = 0) -> list[HatetrisCandidate]:

@@ -9,6 +9,9 @@ for good, spec 3.3); surface height (that row), erasability (how many of the sev
 line now, each tried on its own), score, the stack's height (rows from the floor to the highest
 filled cell) and the empty cells below the stack's top that no reachable S position covers
 (Tim's term of spec 3.6: shafts and mazes). The last two are not D&F terms: weight 0 in their set.
+
+The learned evaluation (:mod:`advisors.hatetris.learned`) adds a small network's value of the well
+to that cost: :func:`network_value` of the inputs :func:`fill_features` finds.
 """
 
 from __future__ import annotations
@@ -393,13 +396,103 @@ def _popcount(value):
     return count
 
 
+#: The inputs of the learned evaluation besides the column heights: the terms but the score (the
+#: network values the well, the score is added as it is), and how full the rows from the stack's
+#: top down are (FILL_ROWS of them; rows past the floor count as full).
+FEATURE_TERMS = (HOLES, ENCLOSED, ENCLOSED_LINES, SURFACE, ERASABLE, STACK, S_UNREACHABLE)
+FILL_ROWS = 6
+NO_NETWORK = np.zeros(0, dtype=np.float64)
+
+
 @kernel
-def quiescent_cost(well, width, depth, score, weights, levels, positions, work, scratch):
+def feature_count(width):
+    """How many inputs the learned evaluation has for a well ``width`` cells wide."""
+    return len(FEATURE_TERMS) + width + FILL_ROWS
+
+
+@kernel
+def scratch_space(width):
+    """The float64 scratch of :func:`quiescent_cost`: the terms, then the network's inputs."""
+    return np.empty(TERM_COUNT + feature_count(width), dtype=np.float64)
+
+
+@kernel
+def fill_features(well, width, depth, terms_found, out):
+    """The learned evaluation's inputs for ``well`` into ``out``: the terms but the score (from
+    ``terms_found``, as :func:`terms` writes them), each column's height (rows from the floor to
+    its highest filled cell), and the filled cells of the FILL_ROWS rows from the stack's top down."""
+    index = 0
+    for term in FEATURE_TERMS:
+        out[index] = terms_found[term]
+        index += 1
+    top = top_row(well, depth)
+    for column in range(width):
+        bit = np.int64(1) << column
+        height = 0
+        for row in range(top, depth):
+            if well[row] & bit:
+                height = depth - row
+                break
+        out[index] = height
+        index += 1
+    for offset in range(FILL_ROWS):
+        row = top + offset
+        out[index] = _popcount(well[row]) if row < depth else width
+        index += 1
+
+
+@kernel
+def features_of_wells(wells, width, depth, out):
+    """The learned evaluation's inputs (:func:`fill_features`) of each of ``wells`` into ``out``."""
+    positions = np.empty((MAX_RESTING, 3), dtype=np.int64)
+    work = work_space(depth, 0)
+    found = np.empty(TERM_COUNT, dtype=np.float64)
+    for index in range(wells.shape[0]):
+        terms(wells[index], width, depth, 0, positions, work, found, True)
+        fill_features(wells[index], width, depth, found, out[index])
+
+
+# The layout of a network (one float64 array, :mod:`advisors.hatetris.learned`): the number of
+# inputs and of hidden units, each input's mean and scale, the hidden layer's weights (inputs x
+# units, row by row) and biases, the output's weights and bias.
+NETWORK_HEADER = 2
+
+
+@kernel
+def network_size(inputs, units):
+    return NETWORK_HEADER + 2 * inputs + inputs * units + 2 * units + 1
+
+
+@kernel
+def network_value(network, features):
+    """The network's value of a well from its inputs (lines still to come): one hidden layer of
+    tanh units and a linear output. The inputs are normalised in place."""
+    inputs = np.int64(network[0])
+    units = np.int64(network[1])
+    means = NETWORK_HEADER
+    scales = means + inputs
+    hidden = scales + inputs
+    biases = hidden + inputs * units
+    outputs = biases + units
+    for index in range(inputs):
+        features[index] = (features[index] - network[means + index]) / network[scales + index]
+    value = network[outputs + units]
+    for unit in range(units):
+        total = network[biases + unit]
+        for index in range(inputs):
+            total += network[hidden + index * units + unit] * features[index]
+        value += network[outputs + unit] * np.tanh(total)
+    return value
+
+
+@kernel
+def quiescent_cost(well, width, depth, score, weights, levels, positions, work, scratch, network):
     """The "bird in the hand" cost (spec 3.5): the best cost over ``well`` and the wells reached
     from it by chains of single-line clears with the first piece (S Z O I L J T order) that cannot
     clear two lines at once; the lines of the chain count half. ``work`` from :func:`work_space`
     for at least ``levels`` levels (each level of the chain keeps its rows, found by the levels
-    still to go); ``scratch`` holds the terms."""
+    still to go); ``scratch`` from :func:`scratch_space`. A well's cost is its terms weighed by
+    ``weights``, less the value ``network`` gives it (none when empty: NO_NETWORK)."""
     top = top_row(well, depth)
     spawn_row, empty, clearable, last = _prepare(well, width, depth, top, work)
     singles = LEVEL_ROWS + 3 * levels + SINGLES
@@ -420,11 +513,16 @@ def quiescent_cost(well, width, depth, score, weights, levels, positions, work, 
                 if most == 1:
                     follow = piece
                 break  # with no clear at all the chain ends here
-    _fill_terms(well, width, depth, score, positions, work, scratch, weights[S_UNREACHABLE] != 0, top, spawn_row,
-                empty, clearable, last, known, erasable)
+    learned = network.shape[0] > 0
+    _fill_terms(well, width, depth, score, positions, work, scratch, learned or weights[S_UNREACHABLE] != 0, top,
+                spawn_row, empty, clearable, last, known, erasable)
     best = 0.0
     for index in range(TERM_COUNT):
         best += weights[index] * scratch[index]
+    if learned:
+        features = scratch[TERM_COUNT:]
+        fill_features(well, width, depth, scratch, features)
+        best -= network_value(network, features)
     if follow < 0:
         return best
     after = work[LEVEL_ROWS + 3 * levels + AFTER, :depth]
@@ -449,7 +547,7 @@ def quiescent_cost(well, width, depth, score, weights, levels, positions, work, 
         # Lines still to be earned count half: shift the score term by half a line.
         # The recursion keeps its callers' argument types (the level is found from ``levels``):
         # numba's cache crashed on a recursion first called with a literal level 0.
-        value = quiescent_cost(after, width, depth, score, weights, levels - 1, positions, work, scratch)
+        value = quiescent_cost(after, width, depth, score, weights, levels - 1, positions, work, scratch, network)
         value += weights[SCORE] * 0.5
         if value < best:
             best = value
@@ -570,7 +668,7 @@ def generate_layer(wells, scores, pieces, offsets, width, depth, child_parents, 
 
 
 @parallel_kernel
-def cost_layer(wells, parents, moves, scores, width, depth, weights, levels, costs):
+def cost_layer(wells, parents, moves, scores, width, depth, weights, levels, network, costs):
     """Pass 3: the cost of each child given as (parent, placement) (the distinct ones only: a cost
     depends on the well and score alone). Children go to the threads in blocks, to reuse scratch
     space."""
@@ -579,13 +677,13 @@ def cost_layer(wells, parents, moves, scores, width, depth, weights, levels, cos
     for block in numba.prange(blocks):
         positions = np.empty((MAX_RESTING, 3), dtype=np.int64)
         work = work_space(depth, levels)
-        scratch = np.empty(TERM_COUNT, dtype=np.float64)
+        scratch = scratch_space(width)
         after = np.empty(depth, dtype=np.int64)
         for index in range(block * COST_BLOCK, min(count, (block + 1) * COST_BLOCK)):
             lock(wells[parents[index]], width, depth, moves[index, 0], moves[index, 1], moves[index, 2],
                  moves[index, 3], after)
             costs[index] = quiescent_cost(after, width, depth, scores[index], weights, levels, positions, work,
-                                          scratch)
+                                          scratch, network)
 
 
 @kernel

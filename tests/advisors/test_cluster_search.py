@@ -97,6 +97,23 @@ def test_cluster_beam_from_the_empty_well_is_the_local_beam(ray_local, width, la
         local_result.score, local_result.pieces, local_result.replay, local_result.line)
 
 
+def test_a_cluster_beam_with_the_learned_evaluation_is_the_local_beam(ray_local):
+    # The shards cost with the shipped network and the lookahead, as the local beam does.
+    line = Line(HATETRIS.initial_state(), ())
+    settings = BeamSettings(width=400, lookahead=2, evaluation="learned")
+    local = BeamSearch(line, settings)
+    local_result = local.run(max_depth=10)
+    spread = BeamSearch(line, settings)
+    beam = ClusterBeam(spread, "local", shards=2)
+    try:
+        spread_result = beam.run(max_depth=10)
+        beam.gather()
+    finally:
+        beam.close()
+    assert_same_beam(local, spread)
+    assert (spread_result.score, spread_result.line) == (local_result.score, local_result.line)
+
+
 @pytest.mark.parametrize("width", [1000, 5000])
 def test_cluster_beam_from_a_record_prefix_is_the_local_beam(ray_local, reference_data, width):
     prefix = record_prefix(reference_data, 60)

@@ -76,6 +76,9 @@ def add_search_options(group) -> None:
                             "S-reach term (default kibitz, the stronger in narrow beams without the "
                             "lookahead; wide beams go further with df and a lookahead of 4 to 16: README, "
                             "HATETRIS)")
+    group.add_argument("--evaluation", choices=("hand", "learned"), default=None,
+                       help="how wells are valued: the hand heuristic with --weights (default), or the "
+                            "learned network shipped with Kibitz (its own weights; README, HATETRIS)")
     add_mild_option(group)
     group.add_argument("--threads", type=THREADS, help="cores to use, 1 to 256 (default: all)")
     group.add_argument("--workers", type=whole_number(1, MAX_CLUSTER_WORKERS),
@@ -122,8 +125,12 @@ def search(game, args) -> int:
                 say_progress(f"the replay ends the game; searching from placement {keep}")
             if keep is not None:
                 line = Line(line.start, line.moves[:keep])
+            if args.evaluation == "learned" and args.weights is not None:
+                raise UsageError("kibitz search hatetris: --weights is for the hand heuristic; the learned "
+                                 "evaluation brings its own")
             settings = BeamSettings(width=args.width or 1000, lookahead=args.lookahead or 0,
-                                    weights=WEIGHT_SETS[args.weights or "kibitz"])
+                                    weights=WEIGHT_SETS[args.weights or "kibitz"],
+                                    evaluation=args.evaluation or "hand")
             search = BeamSearch(line, settings)
             folder = search_verb.output_folder(args, f"hatetris-beam-{settings.width}")
             if (folder / CHECKPOINT_FILE).exists():
@@ -169,7 +176,8 @@ def search(game, args) -> int:
         write_text_atomic(best_file, result.replay + "\n")
     summary = {
         "game": "hatetris", "score": result.score, "pieces": result.pieces, "depth": result.depth,
-        "width": search.settings.width, "lookahead": search.settings.lookahead, "enemy": search.rules.enemy,
+        "width": search.settings.width, "lookahead": search.settings.lookahead,
+        "evaluation": search.settings.evaluation, "enemy": search.rules.enemy,
         "replay": result.replay, "best_file": str(best_file) if result.replay else None, "folder": str(folder),
         "children": result.children, "seconds": round(result.seconds, 1), "finished": result.finished,
     }
