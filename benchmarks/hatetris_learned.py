@@ -56,17 +56,13 @@ from benchmarks.hatetris_tuning import HELD_BACK, TRAINING, start_line  # noqa: 
 
 from advisors.hatetris import kernel, learned  # noqa: E402
 from advisors.hatetris.beam import BeamSearch, BeamSettings  # noqa: E402
-from advisors.hatetris.heuristic import TERM_NAMES, WEIGHT_SETS  # noqa: E402
+from advisors.hatetris.heuristic import WEIGHT_SETS  # noqa: E402
 from engines.contract import Line  # noqa: E402
 from engines.files import write_bytes_atomic, write_text_atomic  # noqa: E402
 from engines.hatetris import GAME, fast  # noqa: E402
 from engines.hatetris.pieces import PIECES  # noqa: E402
 from engines.hatetris.state import DEFAULT_RULES, Memory, State, cell_count  # noqa: E402
 
-#: The learned evaluation's term weights: only the score counts (-1 a line), so a well's cost is
-#: minus its lines earned and minus the lines the network expects from it; a line earned and a
-#: line to come weigh the same.
-LEARNED_WEIGHTS = tuple(-1.0 if name == "score" else 0.0 for name in TERM_NAMES)
 VALIDATION_SHARE = 0.1
 PATIENCE = 20  # epochs without a better validation loss before training stops
 BATCH = 256
@@ -294,9 +290,9 @@ def train(args) -> int:
                                  "validation_rmse": round(float(np.sqrt(np.mean(residual[held][starts[held] == number]
                                                                                 ** 2))), 4)}
                  for number in np.unique(starts[held])}
-    facts = {"data": [str(path) for path in args.data], "data_facts": data_facts, "samples": int(len(labels)), "training": int(len(used)),
-             "validation": int(len(held)), "units": args.units, "epochs": epoch, "best_epoch": best[1],
-             "seed": args.seed,
+    facts = {"data": [str(path) for path in args.data], "data_facts": data_facts, "samples": int(len(labels)),
+             "training": int(len(used)), "validation": int(len(held)), "units": args.units, "epochs": epoch,
+             "best_epoch": best[1], "seed": args.seed,
              "train_rmse": round(float(np.sqrt(np.mean(residual[used] ** 2))), 4),
              "validation_rmse": round(float(np.sqrt(np.mean(residual[held] ** 2))), 4),
              "validation_rmse_of_the_mean": round(float(np.sqrt(np.mean((labels[held] - labels[used].mean()) ** 2))),
@@ -305,7 +301,7 @@ def train(args) -> int:
              "per_start": per_start, "date": now(), "machine": machine()}
     hidden, biases, outputs, output_bias = parameters
     packed = learned.pack(means, scales, hidden, biases, outputs, float(output_bias[0]))
-    learned.Network(packed, LEARNED_WEIGHTS, width, depth, facts).save(args.out)
+    learned.Network(packed, learned.LEARNED_WEIGHTS, width, depth, facts).save(args.out)
     check_saved(args.out, packed, features, rng)
     print(json.dumps(facts, indent=1, sort_keys=True))
     print(f"saved {args.out} ({os.path.getsize(args.out):,} bytes; {time.monotonic() - began:.0f} s); read back and "
@@ -316,7 +312,7 @@ def train(args) -> int:
 def check_saved(path: Path, packed: np.ndarray, features: np.ndarray, rng: np.random.Generator) -> None:
     """The saved file reads back to the same network, and the kernel values wells as numpy does."""
     network = learned.load(path)
-    if not np.array_equal(network.network, packed) or network.weights != LEARNED_WEIGHTS:
+    if not np.array_equal(network.network, packed) or network.weights != learned.LEARNED_WEIGHTS:
         raise SystemExit(f"{path} does not read back to the network trained")
     rows = rng.choice(len(features), size=min(50, len(features)), replace=False)
     expected = forward(packed, features[rows])

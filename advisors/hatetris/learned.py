@@ -37,6 +37,9 @@ MAX_UNITS = 256
 #: The most bytes of a network file (a 10-wide network of MAX_UNITS units is about 50 KB).
 MAX_FILE_BYTES = 4 * 1024 * 1024
 SHIPPED = "hatetris.npz"
+#: The term weights a trained network is saved with: only the score counts (-1 a line), so a
+#: well's cost is minus its lines earned and minus the lines the network expects from it.
+LEARNED_WEIGHTS = tuple(-1.0 if name == "score" else 0.0 for name in TERM_NAMES)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)

@@ -74,8 +74,8 @@ def add_search_options(group) -> None:
     group.add_argument("--weights", choices=("df", "kibitz"), default=None,
                        help="heuristic weights: David & Felipe's published set, or Kibitz's set with the "
                             "S-reach term (default kibitz, the stronger in narrow beams without the "
-                            "lookahead; wide beams go further with df and a lookahead of 4 to 16: README, "
-                            "HATETRIS)")
+                            "lookahead; wide beams go further with df and a lookahead of 8, 72 lines at width "
+                            "100,000: README, HATETRIS)")
     group.add_argument("--evaluation", choices=("hand", "learned"), default=None,
                        help="how wells are valued: the hand heuristic with --weights (default), or the "
                             "learned network shipped with Kibitz (its own weights; README, HATETRIS)")
