@@ -79,18 +79,25 @@ def record_prefix(reference_data: Path, placements: int) -> Line:
     return Line(line.start, line.moves[:placements])
 
 
-@pytest.mark.parametrize("width, layers, shards", [(1000, 30, 2), (5000, 12, 2), (1000, 8, 1)])
-def test_cluster_beam_from_the_empty_well_is_the_local_beam(ray_local, width, layers, shards):
-    line = Line(HATETRIS.initial_state(), ())
-    local = BeamSearch(line, BeamSettings(width=width))
+def local_and_cluster(line: Line, settings: BeamSettings, layers: int, shards: int = 2):
+    """The same beam run ``layers`` deep here and on ``shards`` shards: (local search, its
+    result, cluster search, its result), the cluster's history gathered."""
+    local = BeamSearch(line, settings)
     local_result = local.run(max_depth=layers)
-    spread = BeamSearch(line, BeamSettings(width=width))
+    spread = BeamSearch(line, settings)
     beam = ClusterBeam(spread, "local", shards=shards)
     try:
         spread_result = beam.run(max_depth=layers)
         beam.gather()
     finally:
         beam.close()
+    return local, local_result, spread, spread_result
+
+
+@pytest.mark.parametrize("width, layers, shards", [(1000, 30, 2), (5000, 12, 2), (1000, 8, 1)])
+def test_cluster_beam_from_the_empty_well_is_the_local_beam(ray_local, width, layers, shards):
+    line = Line(HATETRIS.initial_state(), ())
+    local, local_result, spread, spread_result = local_and_cluster(line, BeamSettings(width=width), layers, shards)
     assert_same_beam(local, spread)
     assert local.depth == layers and len(local.layer_nodes) == width  # a full beam, not a dead one
     assert (spread_result.score, spread_result.pieces, spread_result.replay, spread_result.line) == (
@@ -100,16 +107,8 @@ def test_cluster_beam_from_the_empty_well_is_the_local_beam(ray_local, width, la
 def test_a_cluster_beam_with_the_learned_evaluation_is_the_local_beam(ray_local):
     # The shards cost with the shipped network and the lookahead, as the local beam does.
     line = Line(HATETRIS.initial_state(), ())
-    settings = BeamSettings(width=400, lookahead=2, evaluation="learned")
-    local = BeamSearch(line, settings)
-    local_result = local.run(max_depth=10)
-    spread = BeamSearch(line, settings)
-    beam = ClusterBeam(spread, "local", shards=2)
-    try:
-        spread_result = beam.run(max_depth=10)
-        beam.gather()
-    finally:
-        beam.close()
+    local, local_result, spread, spread_result = local_and_cluster(
+        line, BeamSettings(width=400, lookahead=2, evaluation="learned"), 10)
     assert_same_beam(local, spread)
     assert (spread_result.score, spread_result.line) == (local_result.score, local_result.line)
 
@@ -117,15 +116,7 @@ def test_a_cluster_beam_with_the_learned_evaluation_is_the_local_beam(ray_local)
 @pytest.mark.parametrize("width", [1000, 5000])
 def test_cluster_beam_from_a_record_prefix_is_the_local_beam(ray_local, reference_data, width):
     prefix = record_prefix(reference_data, 60)
-    local = BeamSearch(prefix, BeamSettings(width=width))
-    local_result = local.run(max_depth=10)
-    spread = BeamSearch(prefix, BeamSettings(width=width))
-    beam = ClusterBeam(spread, "local", shards=2)
-    try:
-        spread_result = beam.run(max_depth=10)
-        beam.gather()
-    finally:
-        beam.close()
+    local, local_result, spread, spread_result = local_and_cluster(prefix, BeamSettings(width=width), 10)
     assert_same_beam(local, spread)
     assert spread_result.line.moves[:60] == prefix.moves
     assert spread_result.replay == local_result.replay
