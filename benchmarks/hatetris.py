@@ -598,8 +598,9 @@ def main() -> int:
         print(f"kept in {kept}")
     if args.beams_markdown is not None:
         write_text_atomic(args.beams_markdown, beams_markdown(runs, best, kept, args, load_before, page))
-        print(f"the Markdown table is in {args.beams_markdown} (python benchmarks/readme_tables.py hatetris-beams "
-              f"{args.beams_markdown})")
+        print(f"the Markdown table is in {args.beams_markdown} (python benchmarks/readme_tables.py TABLE "
+              f"{args.beams_markdown}; the README's tables: hatetris-beams for the hand heuristic's weight sets, "
+              f"hatetris-evaluations for the hand heuristic beside the learned evaluation)")
     return 0
 
 
