@@ -453,6 +453,10 @@ class BeamRun:
         return self.children / self.seconds if self.seconds else 0.0
 
 
+#: What --weights may name: the hand heuristic's weight sets, and the learned evaluation.
+EVALUATION_NAMES = (*WEIGHT_SETS, "learned")
+
+
 def beam_settings(width: int, lookahead: int, evaluation: str) -> BeamSettings:
     """The settings of a run: ``evaluation`` names a weight set of the hand heuristic, or "learned"."""
     if evaluation == "learned":
@@ -559,9 +563,9 @@ def main() -> int:
                         help="print only the children table, as Markdown, on standard output (for "
                              "benchmarks/readme_tables.py); no beam searches")
     args = parser.parse_args()
-    unknown = [name for name in args.weights.split(",") if name not in (*WEIGHT_SETS, "learned")]
+    unknown = [name for name in args.weights.split(",") if name not in EVALUATION_NAMES]
     if unknown:
-        parser.error(f"--weights: {unknown[0]!r} is none of {', '.join((*WEIGHT_SETS, 'learned'))}")
+        parser.error(f"--weights: {unknown[0]!r} is none of {', '.join(EVALUATION_NAMES)}")
     if not args.skip_children:
         print("Children of a well (AI choice over 7 pieces + the chosen piece's distinct child wells), one core",
               file=sys.stderr if args.markdown else sys.stdout)

@@ -96,7 +96,6 @@ class BeamSettings:
         except KibitzInputError as error:
             raise error.located(source=source) from None
 
-
     def cost_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """The term weights and the network (empty for the hand heuristic) the kernels cost with."""
         if self.evaluation == "learned":

@@ -417,15 +417,15 @@ def scratch_space(width):
 
 
 @kernel
-def fill_features(well, width, depth, terms_found, out):
-    """The learned evaluation's inputs for ``well`` into ``out``: the terms but the score (from
-    ``terms_found``, as :func:`terms` writes them), each column's height (rows from the floor to
-    its highest filled cell), and the filled cells of the FILL_ROWS rows from the stack's top down."""
+def fill_features(well, width, depth, top, terms_found, out):
+    """The learned evaluation's inputs for ``well`` (``top``: its first filled row) into ``out``:
+    the terms but the score (from ``terms_found``, as :func:`terms` writes them), each column's
+    height (rows from the floor to its highest filled cell), and the filled cells of the FILL_ROWS
+    rows from the stack's top down."""
     index = 0
     for term in FEATURE_TERMS:
         out[index] = terms_found[term]
         index += 1
-    top = top_row(well, depth)
     for column in range(width):
         bit = np.int64(1) << column
         height = 0
@@ -449,7 +449,7 @@ def features_of_wells(wells, width, depth, out):
     found = np.empty(TERM_COUNT, dtype=np.float64)
     for index in range(wells.shape[0]):
         terms(wells[index], width, depth, 0, positions, work, found, True)
-        fill_features(wells[index], width, depth, found, out[index])
+        fill_features(wells[index], width, depth, top_row(wells[index], depth), found, out[index])
 
 
 # The layout of a network (one float64 array, :mod:`advisors.hatetris.learned`): the number of
@@ -521,7 +521,7 @@ def quiescent_cost(well, width, depth, score, weights, levels, positions, work, 
         best += weights[index] * scratch[index]
     if learned:
         features = scratch[TERM_COUNT:]
-        fill_features(well, width, depth, scratch, features)
+        fill_features(well, width, depth, top, scratch, features)
         best -= network_value(network, features)
     if follow < 0:
         return best
