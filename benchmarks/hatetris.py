@@ -88,8 +88,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.anchor_runs import anchor_commit, machine, now, print_facts_and_table  # noqa: E402
 
-from advisors.hatetris.beam import BeamSearch, BeamSettings  # noqa: E402
-from advisors.hatetris.heuristic import WEIGHT_SETS  # noqa: E402
+from advisors.hatetris.beam import EVALUATION_NAMES, BeamSearch, BeamSettings  # noqa: E402
 from engines.contract import Line  # noqa: E402
 from engines.files import write_text_atomic  # noqa: E402
 from engines.hatetris import DEFAULT_RULES, GAME, codecs  # noqa: E402
@@ -454,18 +453,8 @@ class BeamRun:
 
 
 #: What --weights may name: the hand heuristic's weight sets, and the learned evaluation.
-EVALUATION_NAMES = (*WEIGHT_SETS, "learned")
-
-
-def beam_settings(width: int, lookahead: int, evaluation: str) -> BeamSettings:
-    """The settings of a run: ``evaluation`` names a weight set of the hand heuristic, or "learned"."""
-    if evaluation == "learned":
-        return BeamSettings(width=width, lookahead=lookahead, evaluation="learned")
-    return BeamSettings(width=width, lookahead=lookahead, weights=WEIGHT_SETS[evaluation])
-
-
 def _beam_in_process(width: int, minutes: float, lookahead: int, evaluation: str) -> BeamRun:
-    search = BeamSearch(Line(GAME.initial_state(), ()), beam_settings(width, lookahead, evaluation))
+    search = BeamSearch(Line(GAME.initial_state(), ()), BeamSettings.named(width, lookahead, evaluation))
     last = [0.0]
 
     def progress(p):

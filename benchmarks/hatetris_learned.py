@@ -52,11 +52,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.anchor_runs import machine, now  # noqa: E402
-from benchmarks.hatetris import beam_settings  # noqa: E402
 from benchmarks.hatetris_tuning import HELD_BACK, TRAINING, start_line  # noqa: E402
 
 from advisors.hatetris import kernel, learned  # noqa: E402
-from advisors.hatetris.beam import BeamSearch  # noqa: E402
+from advisors.hatetris.beam import BeamSearch, BeamSettings  # noqa: E402
 from advisors.hatetris.heuristic import WEIGHT_SETS  # noqa: E402
 from engines.contract import Line  # noqa: E402
 from engines.files import write_bytes_atomic, write_text_atomic  # noqa: E402
@@ -106,7 +105,7 @@ def label_wells(wells: np.ndarray, scores: np.ndarray, width: int, pieces: int) 
     labels = []
     for well, score in zip(wells, scores):
         start = well_state(tuple(int(row) for row in well), int(score))
-        search = BeamSearch(Line(start, ()), beam_settings(width, 0, "kibitz"))
+        search = BeamSearch(Line(start, ()), BeamSettings.named(width, 0, "kibitz"))
         result = search.run(max_depth=pieces, threads=1)
         gained = float(result.score - start.score)
         if _bootstrap_network is not None and not result.finished:
@@ -153,7 +152,7 @@ def make_data(args) -> int:
                                                 initargs=(str(args.bootstrap) if args.bootstrap else None,)) as pool:
         for index, (start, line) in enumerate(zip(starts, lines)):
             before = len(labels)
-            search = BeamSearch(line, beam_settings(args.master_width, args.master_lookahead, args.master_weights))
+            search = BeamSearch(line, BeamSettings.named(args.master_width, args.master_lookahead, args.master_weights))
             jobs = []
             for layer in range(1, args.max_layers + 1):
                 search.run(max_depth=1, threads=1)
@@ -332,7 +331,7 @@ def _beam_in_process(start: str, width: int, lookahead: int, evaluation: str, ne
         learned.shipped = lambda: chosen  # the beam asks the module for its network at each layer
     line = start_line(start)
     first = GAME.replay(line.start, line.moves)
-    search = BeamSearch(line, beam_settings(width, lookahead, "df" if evaluation == "hand" else evaluation))
+    search = BeamSearch(line, BeamSettings.named(width, lookahead, "df" if evaluation == "hand" else evaluation))
     result = search.run(seconds=minutes * 60, threads=1)
     return {"lines": result.score - first.score, "pieces": result.pieces - first.pieces, "seconds": result.seconds,
             "finished": result.finished}

@@ -22,7 +22,7 @@ import numba
 import numpy as np
 
 from advisors.hatetris import MAX_LOOKAHEAD, kernel, learned
-from advisors.hatetris.heuristic import BEAM_WEIGHTS, TERM_NAMES
+from advisors.hatetris.heuristic import BEAM_WEIGHTS, TERM_NAMES, WEIGHT_SETS
 from engines import limits
 from engines.contract import Line
 from engines.errors import KibitzInputError, NotationError
@@ -36,6 +36,10 @@ from engines.hatetris.state import Rules, cell_count
 CHUNK = 2048  # parents per kernel call: progress and Stop at least this often
 CHECKPOINT_VERSION = 2
 EVALUATIONS = ("hand", "learned")
+#: What a beam's wells are valued by, by name: a weight set of the hand heuristic
+#: (``WEIGHT_SETS``) or the learned network (the names the command line, the benchmarks and the
+#: window's Evaluation choice use; :meth:`BeamSettings.named`).
+EVALUATION_NAMES = (*WEIGHT_SETS, "learned")
 #: The arrays of a checkpoint besides its description.
 CHECKPOINT_ARRAYS = ("parent", "hashes", "pieces", "scores", "cells", "moves", "layer_wells", "layer_scores",
                      "layer_cells", "layer_nodes")
@@ -95,6 +99,23 @@ class BeamSettings:
             return cls(width, lookahead, weights, evaluation)
         except KibitzInputError as error:
             raise error.located(source=source) from None
+
+    @classmethod
+    def named(cls, width: int, lookahead: int, evaluation: str) -> BeamSettings:
+        """The settings valuing wells by ``evaluation``, one of :data:`EVALUATION_NAMES`."""
+        if evaluation == "learned":
+            return cls(width=width, lookahead=lookahead, evaluation="learned")
+        if evaluation not in WEIGHT_SETS:
+            raise NotationError(f"the evaluation must be one of {', '.join(EVALUATION_NAMES)}, "
+                                f"not {limits.shown(evaluation)}")
+        return cls(width=width, lookahead=lookahead, weights=WEIGHT_SETS[evaluation])
+
+    @property
+    def evaluation_name(self) -> str | None:
+        """This evaluation's name in :data:`EVALUATION_NAMES`; None for weights of no named set."""
+        if self.evaluation == "learned":
+            return "learned"
+        return next((name for name, weights in WEIGHT_SETS.items() if tuple(weights) == self.weights), None)
 
     def cost_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """The term weights and the network (empty for the hand heuristic) the kernels cost with."""

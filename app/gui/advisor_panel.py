@@ -17,7 +17,7 @@ import dataclasses
 import functools
 import math
 import html
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -52,6 +52,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.gui.games import GameUi
+from app.gui.search_runner import SearchOption
 from engines import Game
 
 COMPACT_ROWS = 5
@@ -182,6 +183,7 @@ class AdvisorPanel(QWidget):
     stop_requested = Signal()
     continue_requested = Signal()
     cluster_address_changed = Signal(str)  # the Run-on field, edited
+    search_option_changed = Signal(str, str)  # a search option's key and its new value (as text), chosen
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -202,6 +204,8 @@ class AdvisorPanel(QWidget):
         self._compact = False
         self._hovered_row: int | None = None
         self._search_name: str | None = None
+        self._search_options: tuple[SearchOption, ...] = ()
+        self._option_boxes: dict[str, QComboBox] = {}
         self._search_running = False
         self.withheld = ""  # training: why the candidates are not shown ("" when they are)
 
@@ -329,6 +333,16 @@ class AdvisorPanel(QWidget):
             controls.addWidget(button)
         grid.addLayout(controls, 3, 0, 1, 4)
 
+        # the game's settings of a new search (HATETRIS: width, lookahead, evaluation), two a row
+        self.options_box = QWidget()
+        self.options_box.setObjectName("searchOptions")
+        self._options_grid = QGridLayout(self.options_box)
+        self._options_grid.setContentsMargins(0, 0, 0, 0)
+        self._options_grid.setHorizontalSpacing(6)
+        self._options_grid.setVerticalSpacing(3)
+        self.options_box.hide()
+        grid.addWidget(self.options_box, 4, 0, 1, 4)
+
         where = QHBoxLayout()
         where.setSpacing(6)
         where.addWidget(QLabel("Run on"))
@@ -342,14 +356,14 @@ class AdvisorPanel(QWidget):
         self.cluster_field.editingFinished.connect(
             lambda: self.cluster_address_changed.emit(self.cluster_field.text().strip()))
         where.addWidget(self.cluster_field, 1)
-        grid.addLayout(where, 4, 0, 1, 4)
+        grid.addLayout(where, 5, 0, 1, 4)
 
         self.search_message = QLabel()
         self.search_message.setObjectName("searchMessage")
         self.search_message.setWordWrap(True)
         self.search_message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.search_message.hide()
-        grid.addWidget(self.search_message, 5, 0, 1, 4)
+        grid.addWidget(self.search_message, 6, 0, 1, 4)
         return self.search_group
 
     # -- game ------------------------------------------------------------------------------------
@@ -743,16 +757,55 @@ class AdvisorPanel(QWidget):
             self._update_detail()
 
     # -- search ----------------------------------------------------------------------------------
-    def set_search_available(self, name: str | None, counts: str = "Games", rate_unit: str = "games/s") -> None:
+    def set_search_available(self, name: str | None, counts: str = "Games", rate_unit: str = "games/s",
+                             options: Sequence[SearchOption] = (), chosen: Mapping[str, object] | None = None) -> None:
         """Show the search section for the search called ``name`` ("ParanoidPlay"), whose progress
-        counts ``counts`` ("Games", "Depth") at a rate in ``rate_unit``; None hides it (the game
-        has no long search)."""
+        counts ``counts`` ("Games", "Depth") at a rate in ``rate_unit``, with a drop-down for each
+        of its ``options`` set to the value ``chosen`` keeps for it (its default when none or
+        none of its choices); None hides it (the game has no long search)."""
         self._search_name = name
         if name is not None:
             self.search_group.setTitle(f"Search: {name}")
             self.count_caption.setText(counts)
             self._rate_unit = rate_unit
+        self._build_options(tuple(options) if name is not None else (), chosen or {})
         self._show_search_group()
+
+    def _build_options(self, options: tuple[SearchOption, ...], chosen: Mapping[str, object]) -> None:
+        if options == self._search_options and not chosen:
+            return
+        while self._options_grid.count():
+            widget = self._options_grid.takeAt(0).widget()
+            if widget is not None:
+                widget.deleteLater()
+        self._search_options = options
+        self._option_boxes = {}
+        for index, option in enumerate(options):
+            label = QLabel(option.label)
+            box = QComboBox()
+            box.setObjectName(f"searchOption-{option.key}")
+            box.setToolTip(option.tooltip)
+            label.setToolTip(option.tooltip)
+            label.setBuddy(box)
+            for text, value in option.choices:
+                box.addItem(text, value)
+            box.setCurrentIndex(option.index_of(chosen[option.key]) if option.key in chosen else option.default)
+            box.currentIndexChanged.connect(functools.partial(self._option_chosen, option.key))
+            row, column = divmod(index, 2)
+            self._options_grid.addWidget(label, row, 2 * column)
+            self._options_grid.addWidget(box, row, 2 * column + 1)
+            self._option_boxes[option.key] = box
+        for column in (1, 3):
+            self._options_grid.setColumnStretch(column, 1)
+        self.options_box.setVisible(bool(options))
+        self.options_box.setEnabled(not self._search_running)
+
+    def _option_chosen(self, key: str, _index: int) -> None:
+        self.search_option_changed.emit(key, str(self._option_boxes[key].currentData()))
+
+    def search_options(self) -> dict[str, object]:
+        """The values chosen for the search's options, by key (what ``start`` takes)."""
+        return {key: box.currentData() for key, box in self._option_boxes.items()}
 
     def _show_search_group(self) -> None:
         """The search section shows when the game has a search: in the compact layout (a narrow
@@ -825,6 +878,7 @@ class AdvisorPanel(QWidget):
         self.continue_button.setEnabled(not running and can_continue)
         self.budget_box.setEnabled(not running)
         self.cluster_field.setEnabled(not running)
+        self.options_box.setEnabled(not running)
 
     def search_texts(self) -> dict[str, str]:
         """The search labels as shown (for tests)."""

@@ -64,6 +64,7 @@ SIZE_KEY = "window/size/"  # + layout name / game: its size for that game
 LAYOUT_KEY = "window/layout"
 DOCKS_KEY = "window/docks/"  # + layout name
 CLUSTER_KEY = "search/cluster"  # the Ray address searches run on; empty: this computer
+SEARCH_OPTION_KEY = "search/{game}/{option}"  # a game's search option as last chosen (its value as text)
 TURN_MESSAGE_MILLISECONDS = 8000
 AUTOSAVE_MILLISECONDS = 800
 SEQUENCE_DELAY_MILLISECONDS = 120
@@ -501,6 +502,9 @@ class MainWindow(QMainWindow):
         self.advisor_panel.continue_requested.connect(self.continue_search)
         self.advisor_panel.set_cluster_address(str(self._settings.value(CLUSTER_KEY, "") or ""))
         self.advisor_panel.cluster_address_changed.connect(lambda text: self._settings.setValue(CLUSTER_KEY, text))
+        self.advisor_panel.search_option_changed.connect(
+            lambda key, value: self._settings.setValue(SEARCH_OPTION_KEY.format(game=self.game.short_name, option=key),
+                                                       value))
         self.advisor_dock = self._dock("Advisor", "advisorDock", self.advisor_panel, Qt.DockWidgetArea.RightDockWidgetArea)
 
         self.tree_view = MoveTreeView()
@@ -833,7 +837,11 @@ class MainWindow(QMainWindow):
         if search is None:
             self.advisor_panel.set_search_available(None)
         else:
-            self.advisor_panel.set_search_available(search.name, search.counts, search.rate_unit)
+            options = getattr(search, "options", ())
+            chosen = {option.key: self._settings.value(SEARCH_OPTION_KEY.format(game=game.short_name, option=option.key))
+                      for option in options}
+            self.advisor_panel.set_search_available(search.name, search.counts, search.rate_unit, options,
+                                                    {key: value for key, value in chosen.items() if value is not None})
         has_editor = self.ui.make_board_editor is not None
         self.edit_board_action.setEnabled(has_editor)
         self._update_search_actions()
@@ -1139,7 +1147,7 @@ class MainWindow(QMainWindow):
         folder = self._search_folder()
         try:
             job = jobs.start(folder, line, from_move, seconds=self.advisor_panel.budget_seconds(),
-                             cluster=self._cluster_address())
+                             cluster=self._cluster_address(), **self.advisor_panel.search_options())
         except (OSError, ValueError) as error:
             self._search_failed(str(error))
             return False
@@ -1173,8 +1181,9 @@ class MainWindow(QMainWindow):
         self._search_started_at = time.monotonic()
         self._last_progress = None
         where = getattr(job, "cluster", None)
+        settings = getattr(job, "settings_text", None)  # a new search's options, in words
         self._search_message = f"{self.ui.search_jobs.name} from move {from_move}" + (
-            f" on the cluster at {where}" if where else "")
+            f" ({settings})" if settings else "") + (f" on the cluster at {where}" if where else "")
         self._search_clock.start()
         self.advisor_panel.show_search_progress(
             running=True, games=0, best="–", rate=0.0, elapsed=0.0, fraction=None, can_continue=False,

@@ -15,7 +15,9 @@ A *search job* is any object with
 
 ``run`` is called once, in a worker thread; it may start processes of its own. A game offers its
 jobs through ``GameUi.search_jobs`` (``start(folder, line, from_move, ...)``, ``resume(folder,
-...)``; see ``app/gui/games/splt/search_jobs.py``).
+...)``; see ``app/gui/games/splt/search_jobs.py``). A plug may also list ``options``: the
+:class:`SearchOption` settings of a new search (HATETRIS: the beam's width, lookahead and
+evaluation), which the Search section offers as drop-downs and passes to ``start`` by their keys.
 
 The runner
 ----------
@@ -52,6 +54,29 @@ PROGRESS_INTERVAL = 0.25  # seconds between two progress signals at most 4 a sec
 SHUTDOWN_SECONDS = 20.0  # how long destruction or quitting waits for a job to checkpoint and end
 
 _log = logging.getLogger(__name__)
+
+
+@dataclasses.dataclass(frozen=True)
+class SearchOption:
+    """A setting of a game's new searches: ``start`` takes it as the keyword ``key``; the window
+    offers ``choices`` ((text shown, value) pairs) under ``label``, ``default`` (an index) at
+    first. A continued search keeps the settings it was started with."""
+
+    key: str
+    label: str
+    choices: tuple[tuple[str, object], ...]
+    default: int = 0
+    tooltip: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.choices or not 0 <= self.default < len(self.choices):
+            raise ValueError(f"search option {self.key!r}: the default must be one of its {len(self.choices)} choices")
+
+    def index_of(self, saved: object) -> int:
+        """The choice a saved value (its text form, as settings files keep it) names; the default
+        when it names none (a damaged or older settings file)."""
+        return next((index for index, (_text, value) in enumerate(self.choices) if str(value) == str(saved)),
+                    self.default)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -310,6 +310,8 @@ class SequenceEditor(QWidget):
     def _build(self) -> None:
         self.format_box = QComboBox()
         self.format_box.setObjectName("sequenceFormat")
+        # its names change with the game (and come after a cold start's first paint): fit each set
+        self.format_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.format_box.setToolTip("The format the text is written in; switching rewrites the text")
         self.format_box.activated.connect(lambda index: self.set_format(self.format_box.itemData(index)))
         self.load_button = self._button(

@@ -13,7 +13,7 @@ import pytest
 
 from advisors.hatetris import kernel, learned
 from advisors.hatetris.beam import BeamSearch, BeamSettings
-from advisors.hatetris.heuristic import DF_WEIGHTS, TERM_NAMES, heuristic_terms
+from advisors.hatetris.heuristic import BEAM_WEIGHTS, DF_WEIGHTS, TERM_NAMES, heuristic_terms
 from app import cli
 from engines.contract import Line
 from engines.errors import KibitzInputError
@@ -176,6 +176,17 @@ def test_settings_name_their_evaluation():
     assert BeamSettings.from_json({**old, "evaluation": "learned"}).evaluation == "learned"
     with pytest.raises(KibitzInputError, match="'evaluation'"):
         BeamSettings.from_json({**old, "evaluation": 1}, "beam.npz")
+
+
+def test_an_evaluation_by_name_is_its_weight_set_or_the_network():
+    assert BeamSettings.named(500, 8, "df") == BeamSettings(500, 8, DF_WEIGHTS)
+    assert BeamSettings.named(500, 8, "df").evaluation_name == "df"
+    assert BeamSettings.named(500, 0, "kibitz").weights == BEAM_WEIGHTS
+    learned_settings = BeamSettings.named(500, 4, "learned")
+    assert (learned_settings.evaluation, learned_settings.evaluation_name) == ("learned", "learned")
+    assert BeamSettings(500, 0, (1.0,) * len(TERM_NAMES)).evaluation_name is None  # tuned weights of no set
+    with pytest.raises(KibitzInputError, match="the evaluation must be one of df, kibitz, learned, not 'nnue'"):
+        BeamSettings.named(500, 0, "nnue")
 
 
 def test_a_learned_beam_plays_a_game_the_engine_replays():

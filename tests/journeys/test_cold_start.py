@@ -66,6 +66,11 @@ def test_a_cold_game_is_prepared_in_another_process_while_the_window_paints(qtbo
     # an S in the empty 10-wide well rests in 8 flat columns and 9 upright ones: 17 placements
     assert window.advisor_panel.candidate_count() == 17
     assert window.play_best_action.isEnabled() and window.start_search_action.isEnabled()
+    # the sequence's Format box was empty when first shown; it fits the game's names once they come
+    box = window.sequence_editor.format_box
+    assert box.currentText() == "base2048"
+    assert box.width() >= box.sizeHint().width()
+    assert box.fontMetrics().horizontalAdvance("base2048") < box.width() - 20  # the text beside the arrow
 
 
 def test_switching_to_a_cold_game_and_back_keeps_the_ready_one(qtbot, unprepared):

@@ -87,7 +87,6 @@ def add_search_options(group) -> None:
 
 def search(game, args) -> int:
     from advisors.hatetris.beam import BeamSearch, BeamSettings
-    from advisors.hatetris.heuristic import WEIGHT_SETS
     from engines.contract import Line
     from engines.files import write_text_atomic
 
@@ -128,9 +127,8 @@ def search(game, args) -> int:
             if args.evaluation == "learned" and args.weights is not None:
                 raise UsageError("kibitz search hatetris: --weights is for the hand heuristic; the learned "
                                  "evaluation brings its own")
-            settings = BeamSettings(width=args.width or 1000, lookahead=args.lookahead or 0,
-                                    weights=WEIGHT_SETS[args.weights or "kibitz"],
-                                    evaluation=args.evaluation or "hand")
+            settings = BeamSettings.named(args.width or 1000, args.lookahead or 0,
+                                          "learned" if args.evaluation == "learned" else args.weights or "kibitz")
             search = BeamSearch(line, settings)
             folder = search_verb.output_folder(args, f"hatetris-beam-{settings.width}")
             if (folder / CHECKPOINT_FILE).exists():

@@ -4,7 +4,10 @@
 ``from_move`` of a line (the moves before it are kept), saves ``beam.npz`` in its folder (the same
 file ``kibitz search hatetris --resume FOLDER`` continues) and ``best-replay.txt`` at the end, and
 sends every better game back as a full line. The progress panel shows the depth (pieces placed by
-the search) and the rate in child wells per second.
+the search) and the rate in child wells per second. A new search's width, lookahead and
+evaluation are the Search section's choices (``SEARCH_OPTIONS``); they start at the strongest
+setting measured at equal time for a few minutes' search (README, HATETRIS: the learned
+evaluation with a lookahead of 8 reaches 53 lines at width 10,000 in about 2 minutes on 2 cores).
 """
 
 from __future__ import annotations
@@ -13,19 +16,55 @@ import os
 from pathlib import Path
 from typing import Callable
 
-from advisors.hatetris.beam import BeamProgress, BeamSearch, BeamSettings
+from advisors.hatetris import MAX_LOOKAHEAD
+from advisors.hatetris.beam import EVALUATION_NAMES, BeamProgress, BeamSearch, BeamSettings
 from advisors.hatetris.cluster import ClusterBeam
-from app.gui.search_runner import SearchOutcome, SearchProgress, StopLatch
-from app.cli.games.hatetris import BEST_FILE, CHECKPOINT_FILE
+from app.gui.search_runner import SearchOption, SearchOutcome, SearchProgress, StopLatch
+from app.cli.games.hatetris import BEST_FILE, CHECKPOINT_FILE, MAX_WIDTH
 from engines.contract import Line
 from engines.errors import KibitzInputError
 from engines.files import write_text_atomic
 
-DEFAULT_WIDTH = 2000
+DEFAULT_WIDTH = 10_000
+DEFAULT_LOOKAHEAD = 8
+DEFAULT_EVALUATION = "learned"
+WIDTHS = (1_000, 2_000, 10_000, 30_000, 100_000, 250_000)
+LOOKAHEADS = (0, 2, 4, 8, 16)
+#: The evaluations in the words of the Search section, by their names in EVALUATION_NAMES.
+EVALUATION_TEXTS = {"learned": "learned network", "df": "D&F's weights", "kibitz": "Kibitz's weights"}
+
+
+def _option(key: str, label: str, choices: tuple[tuple[str, object], ...], default: object,
+            tooltip: str) -> SearchOption:
+    return SearchOption(key, label, choices, [value for _text, value in choices].index(default), tooltip)
+
+
+SEARCH_OPTIONS = (
+    _option("width", "Width", tuple((f"{width:,}", width) for width in WIDTHS), DEFAULT_WIDTH,
+            "Wells kept after each piece. Wider goes further and takes longer and more memory "
+            "(at 100,000 about 30 minutes and 1.4 GB on 2 cores; 250,000 about 3.5 GB)."),
+    _option("lookahead", "Lookahead", tuple(("off" if levels == 0 else str(levels), levels) for levels in LOOKAHEADS),
+            DEFAULT_LOOKAHEAD,
+            "Levels of the 'bird in the hand' lookahead: a well is valued by where its chain of "
+            "clears can lead. 8 serves wide beams best; off is fastest."),
+    _option("evaluation", "Evaluation", tuple((EVALUATION_TEXTS[name], name) for name in
+                                              sorted(EVALUATION_NAMES, key=list(EVALUATION_TEXTS).index)),
+            DEFAULT_EVALUATION,
+            "How wells are valued: the network shipped with Kibitz (learned from its own beams), "
+            "or the hand heuristic with David & Felipe's published weights or Kibitz's own "
+            "(the stronger in narrow beams without a lookahead)."),
+)
 
 
 def best_text(score: int, depth: int, beam: int) -> str:
     return f"{score} line{'s' if score != 1 else ''} · depth {depth:,} · beam {beam:,}"
+
+
+def settings_text(settings: BeamSettings) -> str:
+    """A beam's settings in the Search section's words: "width 10,000, lookahead 8, learned network"."""
+    name = settings.evaluation_name
+    return (f"width {settings.width:,}, lookahead {settings.lookahead or 'off'}, "
+            + (EVALUATION_TEXTS[name] if name is not None else "weights of its own"))
 
 
 class BeamJob:
@@ -34,7 +73,8 @@ class BeamJob:
 
     def __init__(self, folder: str | os.PathLike, line: Line | None = None, from_move: int | None = None, *,
                  resume: bool = False, seconds: float | None = None, width: int = DEFAULT_WIDTH,
-                 lookahead: int = 0, threads: int | None = None, cluster: str | None = None) -> None:
+                 lookahead: int = DEFAULT_LOOKAHEAD, evaluation: str = DEFAULT_EVALUATION,
+                 threads: int | None = None, cluster: str | None = None) -> None:
         if seconds is not None and seconds <= 0:
             raise ValueError(f"seconds must be positive, not {seconds}")
         self.folder = Path(folder)
@@ -42,12 +82,21 @@ class BeamJob:
         self.from_move = from_move
         self.resuming = resume
         self.seconds = seconds
-        self.settings = BeamSettings(width=width, lookahead=lookahead)
+        if not 1 <= width <= MAX_WIDTH:
+            raise ValueError(f"the beam width must be 1 to {MAX_WIDTH:,}, not {width:,}")
+        if not 0 <= lookahead <= MAX_LOOKAHEAD:
+            raise ValueError(f"the lookahead must be 0 to {MAX_LOOKAHEAD} levels, not {lookahead}")
+        self.settings = BeamSettings.named(width, lookahead, evaluation)
         self.threads = threads
         self.cluster = cluster  # a Ray address, None for this computer
 
     def __repr__(self) -> str:
         return f"BeamJob({str(self.folder)!r}, resume={self.resuming})"
+
+    @property
+    def settings_text(self) -> str | None:
+        """A new search's settings in words (a continued search's are in its folder)."""
+        return None if self.resuming else settings_text(self.settings)
 
     def run(self, progress: Callable[[SearchProgress], None], should_stop: Callable[[], bool]) -> SearchOutcome:
         search = self._open()
@@ -126,14 +175,16 @@ class HatetrisSearchJobs:
     name = "Beam search"
     counts = "Depth"  # what SearchProgress.games counts here: pieces placed by the search
     rate_unit = "wells/s"
+    options = SEARCH_OPTIONS
 
     def start(self, folder: str | os.PathLike, line: Line, from_move: int, seconds: float | None = None,
-              width: int = DEFAULT_WIDTH, lookahead: int = 0, threads: int | None = None,
-              cluster: str | None = None, **_ignored) -> BeamJob:
+              width: int = DEFAULT_WIDTH, lookahead: int = DEFAULT_LOOKAHEAD, evaluation: str = DEFAULT_EVALUATION,
+              threads: int | None = None, cluster: str | None = None, **_ignored) -> BeamJob:
         """A beam search from move ``from_move`` of ``line`` (``kibitz search hatetris --from``),
         on this computer or on a ``cluster`` (a Ray address: the same beam, spread over its CPUs)."""
-        return BeamJob(folder, line, from_move, seconds=seconds, width=width, lookahead=lookahead, threads=threads,
-                       cluster=cluster)
+        return BeamJob(folder, line, from_move, seconds=seconds, width=width, lookahead=lookahead,
+                       evaluation=evaluation, threads=threads, cluster=cluster)
+
 
     def resume(self, folder: str | os.PathLike, seconds: float | None = None, cluster: str | None = None,
                **_ignored) -> BeamJob:
@@ -148,7 +199,7 @@ class HatetrisSearchJobs:
             search = BeamSearch.load(checkpoint)
         except (OSError, ValueError, KeyError) as error:
             raise KibitzInputError(f"{checkpoint}: not a beam search ({error})") from None
-        return (f"Beam search (width {search.settings.width:,}) · best {search.best_score} lines · "
+        return (f"Beam search ({settings_text(search.settings)}) · best {search.best_score} lines · "
                 f"depth {search.depth:,}" + (" · finished" if search.finished else ""))
 
 
