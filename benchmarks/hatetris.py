@@ -452,7 +452,6 @@ class BeamRun:
         return self.children / self.seconds if self.seconds else 0.0
 
 
-#: What --weights may name: the hand heuristic's weight sets, and the learned evaluation.
 def _beam_in_process(width: int, minutes: float, lookahead: int, evaluation: str) -> BeamRun:
     search = BeamSearch(Line(GAME.initial_state(), ()), BeamSettings.named(width, lookahead, evaluation))
     last = [0.0]

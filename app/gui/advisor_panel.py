@@ -797,8 +797,12 @@ class AdvisorPanel(QWidget):
             self._option_boxes[option.key] = box
         for column in (1, 3):
             self._options_grid.setColumnStretch(column, 1)
-        self.options_box.setVisible(bool(options))
+        self._show_options()
         self.options_box.setEnabled(not self._search_running)
+
+    def _show_options(self) -> None:
+        # compact: the section shows only while a search runs, whose message says its settings
+        self.options_box.setVisible(bool(self._search_options) and not self._compact)
 
     def _option_chosen(self, key: str, _index: int) -> None:
         self.search_option_changed.emit(key, str(self._option_boxes[key].currentData()))
@@ -811,6 +815,7 @@ class AdvisorPanel(QWidget):
         """The search section shows when the game has a search: in the compact layout (a narrow
         window beside the game) only while a search runs; the Search menu and keys always work."""
         self.search_group.setVisible(self._search_name is not None and (not self._compact or self._search_running))
+        self._show_options()
         self._fit_height()
 
     def _fit_height(self) -> None:

@@ -104,3 +104,19 @@ def test_a_damaged_settings_value_falls_back_to_the_default(make_window, window)
     again.set_game("hatetris")
     assert shown(again) == {"width": "10,000", "lookahead": "8", "evaluation": "D&F's weights"}
 
+
+
+def test_the_compact_layout_leaves_the_settings_out_and_says_them_while_searching(qtbot, window):
+    from app.gui.main_window import ANALYSIS_LAYOUT, COMPACT_LAYOUT
+
+    panel = window.advisor_panel
+    boxes(window)["width"].setCurrentIndex(0)
+    window.set_layout(COMPACT_LAYOUT)
+    assert not panel.search_group.isVisible()  # beside the real game: no search section at rest
+    panel.budget_seconds = lambda: 2.0
+    assert window.start_search()
+    assert panel.search_group.isVisible() and not panel.options_box.isVisible()
+    assert "(width 1,000, lookahead 8, learned network)" in panel.search_texts()["message"]
+    qtbot.waitUntil(lambda: not window.search_runner.is_running(), timeout=120_000)
+    window.set_layout(ANALYSIS_LAYOUT)
+    assert panel.options_box.isVisible() and shown(window)["width"] == "1,000"
