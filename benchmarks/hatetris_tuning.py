@@ -37,7 +37,7 @@ from benchmarks.anchor_runs import machine, now  # noqa: E402
 from benchmarks.hatetris import DATA  # noqa: E402
 
 from advisors.hatetris.beam import BeamSearch, BeamSettings  # noqa: E402
-from advisors.hatetris.heuristic import TERM_NAMES, WEIGHT_SETS  # noqa: E402
+from advisors.hatetris.heuristic import TERM_NAMES, WEIGHT_SETS, all_terms_weighed  # noqa: E402
 from engines.contract import Line  # noqa: E402
 from engines.hatetris import GAME  # noqa: E402
 
@@ -87,7 +87,7 @@ def first_weights(start: str) -> tuple[float, ...]:
     for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         try:
             entry = json.loads(text)
-            weights, mean = tuple(float(w) for w in entry["weights"]), float(entry["mean"])
+            weights, mean = all_terms_weighed(tuple(float(w) for w in entry["weights"])), float(entry["mean"])
         except (ValueError, KeyError, TypeError) as error:
             raise SystemExit(f"{path}, line {number}: not a tuning log entry ({error})") from None
         if len(weights) != len(TERM_NAMES):

@@ -22,7 +22,7 @@ import numba
 import numpy as np
 
 from advisors.hatetris import MAX_LOOKAHEAD, kernel, learned
-from advisors.hatetris.heuristic import BEAM_WEIGHTS, TERM_NAMES, WEIGHT_SETS
+from advisors.hatetris.heuristic import BEAM_WEIGHTS, TERM_NAMES, WEIGHT_SETS, all_terms_weighed
 from engines import limits
 from engines.contract import Line
 from engines.errors import KibitzInputError, NotationError
@@ -92,7 +92,7 @@ class BeamSettings:
             raise NotationError(f"unknown setting {unknown[0]!r}", source=source)
         width = limits.require(value, "width", int, source)
         lookahead = limits.require(value, "lookahead", int, source)
-        weights = tuple(limits.require(value, "weights", list, source))
+        weights = all_terms_weighed(tuple(limits.require(value, "weights", list, source)))
         # Searches saved before the learned evaluation have no "evaluation": the hand heuristic.
         evaluation = limits.require(value, "evaluation", str, source) if "evaluation" in value else "hand"
         try:

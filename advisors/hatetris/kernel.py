@@ -71,8 +71,8 @@ def _lowest(mask) -> int:
 _RUN_LENGTHS = _run_lengths()
 
 # Term order of ``terms`` and of the weight vector.
-HOLES, ENCLOSED, ENCLOSED_LINES, SURFACE, ERASABLE, SCORE, STACK, S_UNREACHABLE = range(8)
-TERM_COUNT = 8
+HOLES, ENCLOSED, ENCLOSED_LINES, SURFACE, ERASABLE, SCORE, STACK, S_UNREACHABLE, S_SURFACE, EDGE_HEIGHTS = range(10)
+TERM_COUNT = 10
 NO_PIECE = -1
 SCORE_MIX = -7046029254386353131  # mixes the score into a child's dedup key
 COST_BLOCK = 64  # children per thread task when costing a layer
@@ -378,13 +378,29 @@ def _fill_terms(well, width, depth, score, positions, work, out, with_reach, top
     out[ERASABLE] = erasable
     out[SCORE] = score
     out[STACK] = depth - top
+    # Tim's edge columns (spec 3.6): how high the leftmost and the rightmost columns stand
+    edges = 0
+    for bit in (np.int64(1), np.int64(1) << (width - 1)):
+        for row in range(top, depth):
+            if well[row] & bit:
+                edges += depth - row
+                break
+    out[EDGE_HEIGHTS] = edges
     unreachable = 0
+    s_surface = 0
     if with_reach:
         reached = work[REACHED_ROW]
         reachable_cells(well, width, depth, S_PIECE, reached)
         for row in range(max(top, BAR), depth):
             unreachable += _popcount(~well[row] & full & ~reached[row])
+        # Tim's surface for an S probe: the deepest row a reachable S covers a cell of (the
+        # 1 x 1 probe's SURFACE slips through gaps an S cannot)
+        for row in range(depth - 1, -1, -1):
+            if reached[row] != 0:
+                s_surface = row
+                break
     out[S_UNREACHABLE] = unreachable
+    out[S_SURFACE] = s_surface
 
 
 @kernel
@@ -514,8 +530,9 @@ def quiescent_cost(well, width, depth, score, weights, levels, positions, work, 
                     follow = piece
                 break  # with no clear at all the chain ends here
     learned = network.shape[0] > 0
-    _fill_terms(well, width, depth, score, positions, work, scratch, learned or weights[S_UNREACHABLE] != 0, top,
-                spawn_row, empty, clearable, last, known, erasable)
+    with_reach = learned or weights[S_UNREACHABLE] != 0 or weights[S_SURFACE] != 0
+    _fill_terms(well, width, depth, score, positions, work, scratch, with_reach, top, spawn_row, empty, clearable,
+                last, known, erasable)
     best = 0.0
     for index in range(TERM_COUNT):
         best += weights[index] * scratch[index]

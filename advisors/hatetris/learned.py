@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from advisors.hatetris import kernel
-from advisors.hatetris.heuristic import TERM_NAMES
+from advisors.hatetris.heuristic import EARLIER_TERM_COUNTS, TERM_NAMES, all_terms_weighed
 from engines import limits
 from engines.errors import KibitzInputError
 from engines.files import write_bytes_atomic
@@ -110,8 +110,10 @@ def load(path: str | Path) -> Network:
     arrays = limits.load_npz(path, ("network", "weights", "well", "facts"), max_bytes=MAX_FILE_BYTES)
     well = limits.check_array(arrays, "well", source, dtype=np.int64, shape=(2,), low=1, high=64)
     width, depth = int(well[0]), int(well[1])
-    weights = limits.check_array(arrays, "weights", source, dtype=np.float64, shape=(len(TERM_NAMES),),
-                                 low=-1e9, high=1e9)
+    weights = limits.check_array(arrays, "weights", source, dtype=np.float64, ndim=1, low=-1e9, high=1e9)
+    if len(weights) not in (len(TERM_NAMES), *EARLIER_TERM_COUNTS):
+        raise KibitzInputError(f"the array 'weights' has {len(weights)} weights, not {len(TERM_NAMES)} "
+                               f"({', '.join(TERM_NAMES)})", source=source)
     network = limits.check_array(arrays, "network", source, dtype=np.float64, ndim=1, low=-1e9, high=1e9)
     inputs = kernel.feature_count(width)
     if len(network) < kernel.NETWORK_HEADER or network[0] != inputs:
@@ -133,7 +135,8 @@ def load(path: str | Path) -> Network:
     facts = limits.load_json(str(facts_array), source)
     if not isinstance(facts, dict):
         raise KibitzInputError("the facts must be a JSON object", source=source)
-    return Network(np.ascontiguousarray(network), tuple(float(w) for w in weights), width, depth, facts)
+    return Network(np.ascontiguousarray(network), all_terms_weighed(tuple(float(w) for w in weights)), width, depth,
+                   facts)
 
 
 @functools.cache

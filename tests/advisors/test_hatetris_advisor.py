@@ -28,10 +28,30 @@ def test_terms_after_the_first_s_of_the_86_game():
     # S locked at (6,17,0): cells (8,18) (9,18) (7,19) (8,19) (trace_df86 row 0). Column 9 of the
     # bottom row is covered by (9,18): one hole, enclosed (its only neighbours are filled or the
     # wall), on one line. The probe still reaches the bottom row in columns 0-6; no line can clear.
-    # An S covers every other empty cell of rows 18-19 (flat in row 19/18, standing for (18,0)).
+    # An S covers every other empty cell of rows 18-19 (flat in row 19/18, standing for (18,0)),
+    # so the S probe too reaches the bottom row. Edge columns: the left one is empty (0), the
+    # right one is filled from row 18, 2 rows above the floor.
     terms = dict(heuristic_terms(well_of({18: "........##", 19: ".......##."}), 0))
     assert terms == {"holes": 1, "enclosed holes": 1, "enclosed-hole lines": 1, "surface depth": 19,
-                     "erasable pieces": 0, "score": 0, "stack height": 2, "cells S cannot reach": 1}
+                     "erasable pieces": 0, "score": 0, "stack height": 2, "cells S cannot reach": 1,
+                     "S surface depth": 19, "edge column heights": 2}
+
+
+def test_an_s_probe_stops_above_a_shaft_a_one_cell_probe_goes_down():
+    # Tim's terms (spec 3.6). Column 0 is an open shaft from row 16 to the floor, the rest of
+    # rows 16-19 filled: the 1 x 1 probe reaches row 19, but no turn of an S fits in a shaft one
+    # cell wide, so the deepest cells an S covers are in row 15 (lying flat on row 16). Edge
+    # columns: the left one has no filled cell (0), the right one is filled from row 16 (4 rows).
+    shaft = well_of({row: ".#########" for row in range(16, 20)})
+    terms = dict(heuristic_terms(shaft, 0))
+    assert (terms["surface depth"], terms["S surface depth"], terms["edge column heights"]) == (19, 15, 4)
+    # Weighed alone, each is the cost (the value shown is minus the cost).
+    alone = [0.0] * len(BEAM_WEIGHTS)
+    alone[8] = 1.0
+    assert value(shaft, 0, weights=tuple(alone)) == -15.0
+    alone[8], alone[9] = 0.0, 1.0
+    assert value(shaft, 0, weights=tuple(alone)) == -4.0
+    assert terms["cells S cannot reach"] == 4  # the shaft's four cells
 
 
 def test_holes_below_the_surface_row_are_buried_and_not_counted():

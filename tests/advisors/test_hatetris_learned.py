@@ -56,7 +56,7 @@ def test_the_inputs_of_a_hand_worked_well():
     features = learned.well_features(np.array([SHAFT]), 10)[0]
     terms = dict(heuristic_terms(SHAFT, 0))
     # The terms but the score, in kernel order, as the advisor shows them.
-    assert list(features[:7]) == [terms[name] for name in TERM_NAMES if name != "score"]
+    assert list(features[:7]) == [terms[name] for name in TERM_NAMES[:8] if name != "score"]
     # Column heights (rows from the floor to the highest filled cell), x = 0 .. 9: column 0 is
     # filled up to row 16 (4 rows), columns 1, 3-6, 8, 9 to row 17 (3), column 2 to row 18 (2),
     # column 7 to row 18 (2).
@@ -111,7 +111,7 @@ def saved(tmp_path, name="net.npz", **changes) -> str:
 
 
 def test_a_network_file_round_trips(tmp_path):
-    network = learned.Network(random_network(), tuple(float(i) for i in range(8)), 10, 20, {"units": 5})
+    network = learned.Network(random_network(), tuple(float(i) for i in range(10)), 10, 20, {"units": 5})
     path = tmp_path / "round.npz"
     network.save(path)
     back = learned.load(path)
@@ -132,7 +132,9 @@ def test_a_network_file_round_trips(tmp_path):
     ({"network": np.concatenate([[23, 5], np.ones(172)]) * np.where(np.arange(174) == 30, np.nan, 1)},
      "the array 'network' holds a value that is not finite"),
     ({"network": np.concatenate([[23, 5], np.zeros(172)])}, "an input's scale is not above 0"),
-    ({"weights": np.zeros(7)}, "the array 'weights' has shape (7,), not (8,)"),
+    ({"weights": np.zeros(7)}, "the array 'weights' has 7 weights, not 10 (holes, enclosed holes, enclosed-hole "
+                               "lines, surface depth, erasable pieces, score, stack height, cells S cannot reach, "
+                               "S surface depth, edge column heights)"),
     ({"well": np.array([10.0, 20.0])}, "the array 'well' is float64, not int64"),
     ({"facts": np.array([1, 2])}, "the array 'facts' must be one text"),
     ({"facts": np.array("[1, 2]")}, "the facts must be a JSON object"),
@@ -142,6 +144,14 @@ def test_a_damaged_network_file_is_named_with_the_reason(tmp_path, changes, mess
     with pytest.raises(KibitzInputError) as caught:
         learned.load(path)
     assert str(caught.value) == f"{path}: {message}"
+
+
+def test_a_network_saved_before_the_last_terms_weighs_them_0(tmp_path):
+    # the shipped network was saved with eight term weights, before Tim's two terms
+    shipped = learned.shipped()
+    assert len(shipped.weights) == len(TERM_NAMES) and shipped.weights[8:] == (0.0, 0.0)
+    path = saved(tmp_path, weights=np.arange(8, dtype=np.float64))
+    assert learned.load(path).weights == (0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 0.0, 0.0)
 
 
 def test_a_truncated_or_foreign_network_file(tmp_path):
@@ -171,8 +181,11 @@ def test_the_shipped_network_loads_and_values_a_healthy_well_above_a_dying_one()
 def test_settings_name_their_evaluation():
     with pytest.raises(KibitzInputError, match="the evaluation must be hand or learned, not 'neural'"):
         BeamSettings(evaluation="neural")
-    old = {"width": 10, "lookahead": 0, "weights": list(DF_WEIGHTS)}  # saved before the learned evaluation
+    old = {"width": 10, "lookahead": 0, "weights": list(DF_WEIGHTS[:8])}  # saved before the learned evaluation
     assert BeamSettings.from_json(old).evaluation == "hand"
+    assert BeamSettings.from_json(old).weights == DF_WEIGHTS  # and before Tim's terms: weighed 0
+    with pytest.raises(KibitzInputError, match="10 weights expected"):
+        BeamSettings.from_json({**old, "weights": list(DF_WEIGHTS[:9])})
     assert BeamSettings.from_json({**old, "evaluation": "learned"}).evaluation == "learned"
     with pytest.raises(KibitzInputError, match="'evaluation'"):
         BeamSettings.from_json({**old, "evaluation": 1}, "beam.npz")
