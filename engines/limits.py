@@ -26,6 +26,10 @@ MAX_JSON_DEPTH = 64
 MAX_FILE_BYTES = 512 * 1024 * 1024
 #: What one request may allocate before it is refused (searches, beams, images).
 MAX_MEMORY_BYTES = 4 * 1024 ** 3
+#: A long search sized by the player (a HATETRIS beam's width) may hold this share of the
+#: machine's memory where that is more than MAX_MEMORY_BYTES: a 250,000-wide beam keeps about
+#: 6 GB of history by its 170th piece.
+SEARCH_MEMORY_SHARE = 0.75
 #: The largest integer any field takes (counters, scores, seeds): 64-bit kernels hold it.
 INT64_MAX = 2 ** 63 - 1
 #: The largest score a position may carry: exact as a JavaScript number (the real pages' scores) and far
@@ -275,6 +279,21 @@ def check_memory(what: str, estimate_bytes: float, limit_bytes: int = MAX_MEMORY
         lower = f"; lower {field}" if field else ""
         raise KibitzInputError(f"{what} would take about {shown_bytes(estimate_bytes)}, over the limit of "
                                f"{shown_bytes(limit_bytes)}{lower}")
+
+
+def machine_memory_bytes() -> int | None:
+    """This machine's physical memory; None where the system does not say."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def search_memory_limit() -> int:
+    """What a long search sized by the player may hold: SEARCH_MEMORY_SHARE of this machine's
+    memory, or MAX_MEMORY_BYTES where that is more (or the machine's memory is unknown)."""
+    machine = machine_memory_bytes()
+    return max(MAX_MEMORY_BYTES, int(SEARCH_MEMORY_SHARE * machine)) if machine else MAX_MEMORY_BYTES
 
 
 def shown_bytes(count: float) -> str:

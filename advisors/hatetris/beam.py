@@ -198,7 +198,8 @@ class BeamSearch:
     def check_memory(self) -> None:
         """Refuse (KibitzInputError with the figures) a search whose next layer would pass the limit."""
         kept = f" with {len(self.parent):,} wells kept" if len(self.parent) > 1 else ""
-        limits.check_memory(f"a beam of width {self.settings.width:,}{kept}", self.memory_bytes(), field="the width")
+        limits.check_memory(f"a beam of width {self.settings.width:,}{kept}", self.memory_bytes(),
+                            limits.search_memory_limit(), field="the width")
 
     # -- the search ------------------------------------------------------------------------------
     def run(self, seconds: float | None = None, max_depth: int | None = None,

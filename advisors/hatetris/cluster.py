@@ -288,4 +288,4 @@ class ClusterBeam:
                                                                        "cells", "moves"))
         merged = self.shards * search.settings.width * CANDIDATE.itemsize
         limits.check_memory(f"a cluster beam of width {search.settings.width:,} over {self.shards} shards",
-                            history + merged, field="the width")
+                            history + merged, limits.search_memory_limit(), field="the width")

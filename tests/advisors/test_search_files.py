@@ -338,10 +338,27 @@ def test_the_beam_saves_at_once_and_as_often_as_asked(tmp_path):
 
 
 # -- sizes bounded up front -------------------------------------------------------------------------------
-def test_a_beam_too_wide_for_memory_is_refused_before_allocating():
+def test_a_beam_too_wide_for_memory_is_refused_before_allocating(monkeypatch):
+    monkeypatch.setattr(limits, "machine_memory_bytes", lambda: 2 * 1024 ** 3)  # a small machine: 4 GB at least
     with pytest.raises(KibitzInputError, match=r"a beam of width 100,000,000,000 would take about [\d,.]+ [GT]?B, "
                                                r"over the limit of 4\.0 GB; lower the width"):
         BeamSearch(Line(HATETRIS.initial_state(), ()), BeamSettings(width=100_000_000_000))
+
+
+def test_a_beam_may_hold_three_quarters_of_a_large_machines_memory(monkeypatch):
+    # 600,000 wide: about 4.7 GB for its first layer (40 children a well, 200 bytes each, and the
+    # layer's wells): over the 4.0 GB any request may take, within 3/4 of a 16 GB machine
+    settings = BeamSettings(width=600_000)
+    monkeypatch.setattr(limits, "machine_memory_bytes", lambda: 4 * 1024 ** 3)  # 3/4 is 3.0 GB: 4.0 GB then
+    with pytest.raises(KibitzInputError, match=r"a beam of width 600,000 would take about 4\.7 GB, over the limit of "
+                                               r"4\.0 GB; lower the width"):
+        BeamSearch(Line(HATETRIS.initial_state(), ()), settings)
+    monkeypatch.setattr(limits, "machine_memory_bytes", lambda: 16 * 1024 ** 3)
+    assert limits.search_memory_limit() == 12 * 1024 ** 3
+    assert BeamSearch(Line(HATETRIS.initial_state(), ()), settings).depth == 0  # nothing allocated yet
+    monkeypatch.setattr(limits, "machine_memory_bytes", lambda: None)  # unknown: 4.0 GB
+    with pytest.raises(KibitzInputError, match=r"over the limit of 4\.0 GB"):
+        BeamSearch(Line(HATETRIS.initial_state(), ()), settings)
 
 
 def test_a_destructo_beam_too_wide_for_memory_is_refused_before_allocating():
@@ -398,8 +415,7 @@ def test_a_beam_stops_saved_with_its_reason_before_its_history_passes_the_memory
     search = BeamSearch(Line(HATETRIS.initial_state(), ()), BeamSettings(width=60))
     # The history's columns hold 1,024 nodes at first, then double: the limit falls in between.
     allowed = search.memory_bytes() + 1000
-    monkeypatch.setattr(limits, "MAX_MEMORY_BYTES", allowed)
-    monkeypatch.setattr(limits.check_memory, "__defaults__", (allowed, None))
+    monkeypatch.setattr(limits, "search_memory_limit", lambda: allowed)
     result = search.run(checkpoint=path)
     assert result.stopped and not result.finished
     assert result.reason.startswith(f"stopped at depth {result.depth:,}: a beam of width 60 with ")

@@ -21,7 +21,7 @@ from engines.errors import KibitzInputError
 #: the files of a search folder (the window's HATETRIS search jobs use the same)
 CHECKPOINT_FILE = "beam.npz"
 BEST_FILE = "best-replay.txt"
-#: the widest beam taken (a million wells is about a gigabyte with their children)
+#: the widest beam taken (a million wells take about 8 GB while a layer is expanded)
 MAX_WIDTH = 1_000_000
 TYPED_NAME = "the replay"
 
