@@ -333,13 +333,14 @@ class AdvisorPanel(QWidget):
             controls.addWidget(button)
         grid.addLayout(controls, 3, 0, 1, 4)
 
-        # the game's settings of a new search (HATETRIS: width, lookahead, evaluation), two a row
+        # the game's settings of a new search (HATETRIS: width, lookahead, evaluation), in one row
+        # of drop-downs whose texts name them ("width 10,000"): the section stays one row taller
+        # and no wider, so the board keeps its room beside the docks
         self.options_box = QWidget()
         self.options_box.setObjectName("searchOptions")
-        self._options_grid = QGridLayout(self.options_box)
-        self._options_grid.setContentsMargins(0, 0, 0, 0)
-        self._options_grid.setHorizontalSpacing(6)
-        self._options_grid.setVerticalSpacing(3)
+        self._options_row = QHBoxLayout(self.options_box)
+        self._options_row.setContentsMargins(0, 0, 0, 0)
+        self._options_row.setSpacing(6)
         self.options_box.hide()
         grid.addWidget(self.options_box, 4, 0, 1, 4)
 
@@ -774,29 +775,24 @@ class AdvisorPanel(QWidget):
     def _build_options(self, options: tuple[SearchOption, ...], chosen: Mapping[str, object]) -> None:
         if options == self._search_options and not chosen:
             return
-        while self._options_grid.count():
-            widget = self._options_grid.takeAt(0).widget()
+        while self._options_row.count():
+            widget = self._options_row.takeAt(0).widget()
             if widget is not None:
                 widget.deleteLater()
         self._search_options = options
         self._option_boxes = {}
-        for index, option in enumerate(options):
-            label = QLabel(option.label)
+        for option in options:
             box = QComboBox()
             box.setObjectName(f"searchOption-{option.key}")
-            box.setToolTip(option.tooltip)
-            label.setToolTip(option.tooltip)
-            label.setBuddy(box)
+            box.setAccessibleName(option.label)
+            box.setToolTip(f"<b>{html.escape(option.label)}</b>: {html.escape(option.tooltip)}")
             for text, value in option.choices:
                 box.addItem(text, value)
             box.setCurrentIndex(option.index_of(chosen[option.key]) if option.key in chosen else option.default)
             box.currentIndexChanged.connect(functools.partial(self._option_chosen, option.key))
-            row, column = divmod(index, 2)
-            self._options_grid.addWidget(label, row, 2 * column)
-            self._options_grid.addWidget(box, row, 2 * column + 1)
+            self._options_row.addWidget(box)
             self._option_boxes[option.key] = box
-        for column in (1, 3):
-            self._options_grid.setColumnStretch(column, 1)
+        self._options_row.addStretch(1)
         self._show_options()
         self.options_box.setEnabled(not self._search_running)
 

@@ -59,8 +59,9 @@ _log = logging.getLogger(__name__)
 @dataclasses.dataclass(frozen=True)
 class SearchOption:
     """A setting of a game's new searches: ``start`` takes it as the keyword ``key``; the window
-    offers ``choices`` ((text shown, value) pairs) under ``label``, ``default`` (an index) at
-    first. A continued search keeps the settings it was started with."""
+    offers ``choices`` ((text shown, value) pairs; each text names the setting too, "width
+    10,000", as no label stands beside it), ``default`` (an index) at first, ``label`` and
+    ``tooltip`` in its tooltip. A continued search keeps the settings it was started with."""
 
     key: str
     label: str

@@ -38,7 +38,7 @@ def shown(window) -> dict[str, str]:
 
 def test_a_first_start_offers_the_three_settings_at_their_defaults_whole_and_enabled(window):
     panel = window.advisor_panel
-    assert shown(window) == {"width": "10,000", "lookahead": "8", "evaluation": "learned network"}
+    assert shown(window) == {"width": "width 10,000", "lookahead": "lookahead 8", "evaluation": "learned network"}
     group = panel.search_group
     for key, box in boxes(window).items():
         assert box.isVisible() and box.isEnabled(), key
@@ -48,7 +48,7 @@ def test_a_first_start_offers_the_three_settings_at_their_defaults_whole_and_ena
         assert corner.x() + box.width() <= group.width() and corner.y() + box.height() <= group.height(), key
         assert box.width() >= box.sizeHint().width(), key
     assert [boxes(window)["width"].itemText(i) for i in range(boxes(window)["width"].count())] == [
-        "1,000", "2,000", "10,000", "30,000", "100,000", "250,000"]
+        "width 1,000", "width 2,000", "width 10,000", "width 30,000", "width 100,000", "width 250,000"]
     assert panel.search_options() == {"width": 10_000, "lookahead": 8, "evaluation": "learned"}
 
 
@@ -56,15 +56,15 @@ def test_the_settings_chosen_are_the_searchs_and_are_kept_for_the_next_start(qtb
     chosen = boxes(window)
     chosen["width"].setFocus()
     qtbot.keyClick(chosen["width"], Qt.Key.Key_Home)  # the narrowest: 1,000
-    qtbot.keyClick(chosen["lookahead"], Qt.Key.Key_Home)  # off
+    qtbot.keyClick(chosen["lookahead"], Qt.Key.Key_Home)  # none
     qtbot.keyClick(chosen["evaluation"], Qt.Key.Key_End)  # the last: Kibitz's weights
-    assert shown(window) == {"width": "1,000", "lookahead": "off", "evaluation": "Kibitz's weights"}
+    assert shown(window) == {"width": "width 1,000", "lookahead": "no lookahead", "evaluation": "Kibitz's weights"}
 
     window.advisor_panel.budget_seconds = lambda: 3.0
     assert window.start_search()
     assert all(not box.isEnabled() for box in boxes(window).values())  # not while it runs
     message = window.advisor_panel.search_texts()["message"]
-    assert "Beam search from move 0 (width 1,000, lookahead off, Kibitz's weights)" in message
+    assert "Beam search from move 0 (width 1,000, no lookahead, Kibitz's weights)" in message
     qtbot.waitUntil(lambda: not window.search_runner.is_running(), timeout=120_000)
     assert all(box.isEnabled() for box in boxes(window).values())
     saved = BeamSearch.load(Path(window.analysis.search_folder) / CHECKPOINT_FILE).settings
@@ -74,18 +74,18 @@ def test_the_settings_chosen_are_the_searchs_and_are_kept_for_the_next_start(qtb
     assert not window.advisor_panel.options_box.isVisible()
     assert window.advisor_panel.search_options() == {}
     window.set_game("hatetris")
-    assert shown(window) == {"width": "1,000", "lookahead": "off", "evaluation": "Kibitz's weights"}
+    assert shown(window) == {"width": "width 1,000", "lookahead": "no lookahead", "evaluation": "Kibitz's weights"}
     window.close()
 
     again = make_window()  # a new start of Kibitz
     again.set_game("hatetris")
-    assert shown(again) == {"width": "1,000", "lookahead": "off", "evaluation": "Kibitz's weights"}
+    assert shown(again) == {"width": "width 1,000", "lookahead": "no lookahead", "evaluation": "Kibitz's weights"}
 
 
 def test_d_and_f_weights_with_a_lookahead_reach_the_search(qtbot, window):
     chosen = boxes(window)
     chosen["width"].setCurrentIndex(0)
-    chosen["lookahead"].setCurrentIndex(chosen["lookahead"].findText("4"))
+    chosen["lookahead"].setCurrentIndex(chosen["lookahead"].findText("lookahead 4"))
     chosen["evaluation"].setCurrentIndex(chosen["evaluation"].findText("D&F's weights"))
     window.advisor_panel.budget_seconds = lambda: 2.0
     assert window.start_search()
@@ -102,7 +102,7 @@ def test_a_damaged_settings_value_falls_back_to_the_default(make_window, window)
     window.close()
     again = make_window()
     again.set_game("hatetris")
-    assert shown(again) == {"width": "10,000", "lookahead": "8", "evaluation": "D&F's weights"}
+    assert shown(again) == {"width": "width 10,000", "lookahead": "lookahead 8", "evaluation": "D&F's weights"}
 
 
 
@@ -119,4 +119,4 @@ def test_the_compact_layout_leaves_the_settings_out_and_says_them_while_searchin
     assert "(width 1,000, lookahead 8, learned network)" in panel.search_texts()["message"]
     qtbot.waitUntil(lambda: not window.search_runner.is_running(), timeout=120_000)
     window.set_layout(ANALYSIS_LAYOUT)
-    assert panel.options_box.isVisible() and shown(window)["width"] == "1,000"
+    assert panel.options_box.isVisible() and shown(window)["width"] == "width 1,000"

@@ -40,10 +40,11 @@ def _option(key: str, label: str, choices: tuple[tuple[str, object], ...], defau
 
 
 SEARCH_OPTIONS = (
-    _option("width", "Width", tuple((f"{width:,}", width) for width in WIDTHS), DEFAULT_WIDTH,
+    _option("width", "Width", tuple((f"width {width:,}", width) for width in WIDTHS), DEFAULT_WIDTH,
             "Wells kept after each piece. Wider goes further and takes longer and more memory "
             "(at 100,000 about 30 minutes and 1.4 GB on 2 cores; 250,000 about 3.5 GB)."),
-    _option("lookahead", "Lookahead", tuple(("off" if levels == 0 else str(levels), levels) for levels in LOOKAHEADS),
+    _option("lookahead", "Lookahead", tuple(("no lookahead" if levels == 0 else f"lookahead {levels}", levels)
+                                            for levels in LOOKAHEADS),
             DEFAULT_LOOKAHEAD,
             "Levels of the 'bird in the hand' lookahead: a well is valued by where its chain of "
             "clears can lead. 8 serves wide beams best; off is fastest."),
@@ -63,7 +64,7 @@ def best_text(score: int, depth: int, beam: int) -> str:
 def settings_text(settings: BeamSettings) -> str:
     """A beam's settings in the Search section's words: "width 10,000, lookahead 8, learned network"."""
     name = settings.evaluation_name
-    return (f"width {settings.width:,}, lookahead {settings.lookahead or 'off'}, "
+    return (f"width {settings.width:,}, " + (f"lookahead {settings.lookahead}, " if settings.lookahead else "no lookahead, ")
             + (EVALUATION_TEXTS[name] if name is not None else "weights of its own"))
 
 
