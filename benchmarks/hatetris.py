@@ -582,7 +582,10 @@ def main() -> int:
     engine_lines, page = check_replay(best.replay)
     print(f"replayed: Kibitz's engine ends it with {engine_lines} lines; {page}")
     kept = None
-    if args.replays is not None:
+    if args.replays is not None and not best.finished:
+        print("not kept: the time cap stopped that beam with its game still going (a kept replay is a whole game)",
+              file=sys.stderr)
+    elif args.replays is not None:
         if engine_lines != best.score:
             print(f"not kept: the replay ends with {engine_lines} lines, not the {best.score} found", file=sys.stderr)
             return 1

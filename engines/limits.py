@@ -27,8 +27,8 @@ MAX_FILE_BYTES = 512 * 1024 * 1024
 #: What one request may allocate before it is refused (searches, beams, images).
 MAX_MEMORY_BYTES = 4 * 1024 ** 3
 #: A long search sized by the player (a HATETRIS beam's width) may hold this share of the
-#: machine's memory where that is more than MAX_MEMORY_BYTES: a 250,000-wide beam keeps about
-#: 6 GB of history by its 170th piece.
+#: machine's memory where that is more than MAX_MEMORY_BYTES: a 250,000-wide beam's history and
+#: next layer pass 4 GB at about its 170th piece.
 SEARCH_MEMORY_SHARE = 0.75
 #: The largest integer any field takes (counters, scores, seeds): 64-bit kernels hold it.
 INT64_MAX = 2 ** 63 - 1

@@ -47,7 +47,7 @@ SEARCH_OPTIONS = (
                                             for levels in LOOKAHEADS),
             DEFAULT_LOOKAHEAD,
             "Levels of the 'bird in the hand' lookahead: a well is valued by where its chain of "
-            "clears can lead. 8 serves wide beams best; off is fastest."),
+            "clears can lead. 8 serves wide beams best; none is fastest."),
     _option("evaluation", "Evaluation", tuple((EVALUATION_TEXTS[name], name) for name in
                                               sorted(EVALUATION_NAMES, key=list(EVALUATION_TEXTS).index)),
             DEFAULT_EVALUATION,
@@ -64,8 +64,9 @@ def best_text(score: int, depth: int, beam: int) -> str:
 def settings_text(settings: BeamSettings) -> str:
     """A beam's settings in the Search section's words: "width 10,000, lookahead 8, learned network"."""
     name = settings.evaluation_name
-    return (f"width {settings.width:,}, " + (f"lookahead {settings.lookahead}, " if settings.lookahead else "no lookahead, ")
-            + (EVALUATION_TEXTS[name] if name is not None else "weights of its own"))
+    lookahead = f"lookahead {settings.lookahead}" if settings.lookahead else "no lookahead"
+    evaluation = EVALUATION_TEXTS[name] if name is not None else "weights of its own"
+    return f"width {settings.width:,}, {lookahead}, {evaluation}"
 
 
 class BeamJob:
