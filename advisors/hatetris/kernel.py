@@ -379,13 +379,7 @@ def _fill_terms(well, width, depth, score, positions, work, out, with_reach, top
     out[SCORE] = score
     out[STACK] = depth - top
     # Tim's edge columns (spec 3.6): how high the leftmost and the rightmost columns stand
-    edges = 0
-    for bit in (np.int64(1), np.int64(1) << (width - 1)):
-        for row in range(top, depth):
-            if well[row] & bit:
-                edges += depth - row
-                break
-    out[EDGE_HEIGHTS] = edges
+    out[EDGE_HEIGHTS] = _column_height(well, depth, top, 0) + _column_height(well, depth, top, width - 1)
     unreachable = 0
     s_surface = 0
     if with_reach:
@@ -401,6 +395,17 @@ def _fill_terms(well, width, depth, score, positions, work, out, with_reach, top
                 break
     out[S_UNREACHABLE] = unreachable
     out[S_SURFACE] = s_surface
+
+
+@kernel
+def _column_height(well, depth, top, column):
+    """Rows from the floor to the highest filled cell of ``column`` (0: empty); ``top`` is the
+    well's first filled row."""
+    bit = np.int64(1) << column
+    for row in range(top, depth):
+        if well[row] & bit:
+            return depth - row
+    return 0
 
 
 @kernel
@@ -443,13 +448,7 @@ def fill_features(well, width, depth, top, terms_found, out):
         out[index] = terms_found[term]
         index += 1
     for column in range(width):
-        bit = np.int64(1) << column
-        height = 0
-        for row in range(top, depth):
-            if well[row] & bit:
-                height = depth - row
-                break
-        out[index] = height
+        out[index] = _column_height(well, depth, top, column)
         index += 1
     for offset in range(FILL_ROWS):
         row = top + offset

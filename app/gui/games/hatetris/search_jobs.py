@@ -16,7 +16,6 @@ import os
 from pathlib import Path
 from typing import Callable
 
-from advisors.hatetris import MAX_LOOKAHEAD
 from advisors.hatetris.beam import EVALUATION_NAMES, BeamProgress, BeamSearch, BeamSettings
 from advisors.hatetris.cluster import ClusterBeam
 from app.gui.search_runner import SearchOption, SearchOutcome, SearchProgress, StopLatch
@@ -86,8 +85,6 @@ class BeamJob:
         self.seconds = seconds
         if not 1 <= width <= MAX_WIDTH:
             raise ValueError(f"the beam width must be 1 to {MAX_WIDTH:,}, not {width:,}")
-        if not 0 <= lookahead <= MAX_LOOKAHEAD:
-            raise ValueError(f"the lookahead must be 0 to {MAX_LOOKAHEAD} levels, not {lookahead}")
         self.settings = BeamSettings.named(width, lookahead, evaluation)
         self.threads = threads
         self.cluster = cluster  # a Ray address, None for this computer
