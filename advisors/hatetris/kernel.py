@@ -330,16 +330,18 @@ def terms(well, width, depth, score, positions, work, out, with_reach):
     """The heuristic terms of ``well`` into ``out`` (``work`` from :func:`work_space`)."""
     top = top_row(well, depth)
     spawn_row, empty, clearable, last = _prepare(well, width, depth, top, work)
-    _fill_terms(well, width, depth, score, positions, work, out, with_reach, top, spawn_row, empty, clearable, last,
-                0, 0)
+    _fill_terms(well, width, depth, score, positions, work, out, with_reach, True, top, spawn_row, empty, clearable,
+                last, 0, 0)
 
 
 @kernel
-def _fill_terms(well, width, depth, score, positions, work, out, with_reach, top, spawn_row, empty, clearable, last,
-                known, erasable):
+def _fill_terms(well, width, depth, score, positions, work, out, with_reach, with_edges, top, spawn_row, empty,
+                clearable, last, known, erasable):
     """:func:`terms` with the work space prepared (:func:`_prepare`) and the erasability of the
     first ``known`` pieces already found (``erasable`` of them clear a line). Rows above the stack
-    are empty, so every scan starts at the stack's top row."""
+    are empty, so every scan starts at the stack's top row. The S piece's reach and the edge
+    columns are left 0 unless asked for (``with_reach``, ``with_edges``): a beam that weighs them
+    0 would pay for them at every well it costs."""
     full = (1 << width) - 1
     start = max(top, 1)
     # A 1 x 1 probe dropped from the top, moving left, right and down only.
@@ -379,7 +381,10 @@ def _fill_terms(well, width, depth, score, positions, work, out, with_reach, top
     out[SCORE] = score
     out[STACK] = depth - top
     # Tim's edge columns (spec 3.6): how high the leftmost and the rightmost columns stand
-    out[EDGE_HEIGHTS] = _column_height(well, depth, top, 0) + _column_height(well, depth, top, width - 1)
+    edges = 0
+    if with_edges:
+        edges = _column_height(well, depth, top, 0) + _column_height(well, depth, top, width - 1)
+    out[EDGE_HEIGHTS] = edges
     unreachable = 0
     s_surface = 0
     if with_reach:
@@ -530,8 +535,8 @@ def quiescent_cost(well, width, depth, score, weights, levels, positions, work, 
                 break  # with no clear at all the chain ends here
     learned = network.shape[0] > 0
     with_reach = learned or weights[S_UNREACHABLE] != 0 or weights[S_SURFACE] != 0
-    _fill_terms(well, width, depth, score, positions, work, scratch, with_reach, top, spawn_row, empty, clearable,
-                last, known, erasable)
+    _fill_terms(well, width, depth, score, positions, work, scratch, with_reach, weights[EDGE_HEIGHTS] != 0, top,
+                spawn_row, empty, clearable, last, known, erasable)
     best = 0.0
     for index in range(TERM_COUNT):
         best += weights[index] * scratch[index]
