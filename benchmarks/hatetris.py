@@ -88,6 +88,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.anchor_runs import anchor_commit, machine, now, print_facts_and_table  # noqa: E402
 
+from advisors.hatetris import learned  # noqa: E402
 from advisors.hatetris.beam import EVALUATION_NAMES, BeamSearch, BeamSettings  # noqa: E402
 from engines.contract import Line  # noqa: E402
 from engines.files import write_text_atomic  # noqa: E402
@@ -446,33 +447,54 @@ class BeamRun:
     finished: bool
     replay: str
     peak_mb: float  # the process's largest resident size
+    start_score: int = 0  # the start line's lines and pieces, before the search
+    start_pieces: int = 0
 
     @property
     def children_per_second(self) -> float:
         return self.children / self.seconds if self.seconds else 0.0
 
+    @property
+    def lines_gained(self) -> int:
+        return self.score - self.start_score
 
-def _beam_in_process(width: int, minutes: float, lookahead: int, evaluation: str) -> BeamRun:
-    search = BeamSearch(Line(GAME.initial_state(), ()), BeamSettings.named(width, lookahead, evaluation))
+    @property
+    def pieces_gained(self) -> int:
+        return self.pieces - self.start_pieces
+
+
+def run_beam(line: Line, settings: BeamSettings, minutes: float, threads: int | None = None,
+             network: str | None = None, report_every: float | None = None) -> BeamRun:
+    """One beam search from ``line``, capped at ``minutes``, run in this process: the benchmarks
+    call it in a spawned worker, so that its peak memory and its numba threads are its own.
+    ``threads``: numba's threads (None: every core); ``network``: a network file the learned
+    evaluation uses in place of the shipped one; ``report_every``: seconds between progress lines
+    on standard error (None: none)."""
+    if network is not None:
+        chosen = learned.load(network)
+        learned.shipped = lambda: chosen  # the beam asks the module for its network at each layer
+    first = GAME.replay(line.start, line.moves)
     last = [0.0]
 
     def progress(p):
-        if time.monotonic() - last[0] > 30:
+        if time.monotonic() - last[0] > report_every:
             last[0] = time.monotonic()
-            print(f"    width {width:,}: depth {p.depth}, best {p.best_score}, {p.wells_per_second:,.0f} wells/s, "
-                  f"{p.elapsed / 60:.1f} min", file=sys.stderr, flush=True)
+            print(f"    width {settings.width:,}: depth {p.depth}, best {p.best_score}, "
+                  f"{p.wells_per_second:,.0f} wells/s, {p.elapsed / 60:.1f} min", file=sys.stderr, flush=True)
 
-    result = search.run(seconds=minutes * 60, progress=progress)
+    result = BeamSearch(line, settings).run(seconds=minutes * 60, threads=threads,
+                                            progress=progress if report_every is not None else None)
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # kilobytes on Linux
     return BeamRun(result.score, result.pieces, result.seconds, result.children, result.finished, result.replay,
-                   peak_kb / 1024)
+                   peak_kb / 1024, first.score, first.pieces)
 
 
 def beam_run(width: int, minutes: float, lookahead: int, evaluation: str) -> BeamRun:
     """A beam search from the empty well in a process of its own, so its peak memory is its own."""
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as pool:
-        return pool.submit(_beam_in_process, width, minutes, lookahead, evaluation).result()
+        return pool.submit(run_beam, Line(GAME.initial_state(), ()), BeamSettings.named(width, lookahead, evaluation),
+                           minutes, report_every=30).result()
 
 
 def check_replay(replay: str) -> tuple[int, str]:

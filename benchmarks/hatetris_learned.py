@@ -52,6 +52,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.anchor_runs import machine, now  # noqa: E402
+from benchmarks.hatetris import BeamRun, run_beam  # noqa: E402
 from benchmarks.hatetris_tuning import HELD_BACK, TRAINING, start_line  # noqa: E402
 
 from advisors.hatetris import kernel, learned  # noqa: E402
@@ -59,7 +60,7 @@ from advisors.hatetris.beam import BeamSearch, BeamSettings  # noqa: E402
 from advisors.hatetris.heuristic import WEIGHT_SETS  # noqa: E402
 from engines.contract import Line  # noqa: E402
 from engines.files import write_bytes_atomic, write_text_atomic  # noqa: E402
-from engines.hatetris import GAME, fast  # noqa: E402
+from engines.hatetris import fast  # noqa: E402
 from engines.hatetris.pieces import PIECES  # noqa: E402
 from engines.hatetris.state import DEFAULT_RULES, Memory, State, cell_count  # noqa: E402
 
@@ -323,30 +324,16 @@ def check_saved(path: Path, packed: np.ndarray, features: np.ndarray, rng: np.ra
 
 # --- 3. the comparison -------------------------------------------------------------------------------
 
-def _beam_in_process(start: str, width: int, lookahead: int, evaluation: str, network: str | None,
-                     minutes: float) -> dict:
-    numba.set_num_threads(1)
-    if network is not None:
-        chosen = learned.load(network)
-        learned.shipped = lambda: chosen  # the beam asks the module for its network at each layer
-    line = start_line(start)
-    first = GAME.replay(line.start, line.moves)
-    search = BeamSearch(line, BeamSettings.named(width, lookahead, "df" if evaluation == "hand" else evaluation))
-    result = search.run(seconds=minutes * 60, threads=1)
-    return {"lines": result.score - first.score, "pieces": result.pieces - first.pieces, "seconds": result.seconds,
-            "finished": result.finished}
-
-
-def equal_time(run: dict, hand_runs: dict[int, dict]) -> str:
+def equal_time(run: BeamRun, hand_runs: dict[int, BeamRun]) -> str:
     """The hand beam from the same start that took about as long as the learned ``run`` (within
     a third), or the width that would, estimated from the nearest measured one."""
     if not hand_runs:
         return "not measured"
-    width, nearest = min(hand_runs.items(), key=lambda item: abs(np.log(max(item[1]["seconds"], 1e-3)
-                                                                        / max(run["seconds"], 1e-3))))
-    ratio = run["seconds"] / max(nearest["seconds"], 1e-3)
+    width, nearest = min(hand_runs.items(), key=lambda item: abs(np.log(max(item[1].seconds, 1e-3)
+                                                                        / max(run.seconds, 1e-3))))
+    ratio = run.seconds / max(nearest.seconds, 1e-3)
     if 0.75 <= ratio <= 1.33:
-        return f"{width:,}: {nearest['lines']} lines"
+        return f"{width:,}: {nearest.lines_gained} lines"
     return f"~{round(width * ratio, -2):,.0f} (not measured)"
 
 
@@ -368,23 +355,25 @@ def compare(args) -> int:
         planned = [(start, width, evaluation) for start in starts for width in widths
                    for evaluation in ("hand", "learned")]
         planned += [(start, width, "hand") for start in starts for width in hand_only]
-        jobs = {(start, width, evaluation): pool.submit(_beam_in_process, start, width, args.lookahead, evaluation,
-                                                        str(args.network) if args.network else None, args.minutes)
+        jobs = {(start, width, evaluation): pool.submit(
+                    run_beam, start_line(start), BeamSettings.named(width, args.lookahead,
+                                                                    "df" if evaluation == "hand" else evaluation),
+                    args.minutes, threads=1, network=str(args.network) if args.network else None)
                 for start, width, evaluation in planned}
         for key, job in jobs.items():
             runs[key] = job.result()
             start, width, evaluation = key
-            print(f"  {start:<28} {width:>7,} {evaluation:<8} {runs[key]['lines']:>4} lines "
-                  f"{runs[key]['pieces']:>4} pieces {runs[key]['seconds'] / 60:6.1f} min "
+            print(f"  {start:<28} {width:>7,} {evaluation:<8} {runs[key].lines_gained:>4} lines "
+                  f"{runs[key].pieces_gained:>4} pieces {runs[key].seconds / 60:6.1f} min "
                   f"({(time.monotonic() - began) / 60:.1f} min so far)", file=sys.stderr, flush=True)
     load_after = os.getloadavg()
     header = ("start", "width", "hand lines", "hand pieces", "hand min", "learned lines", "learned pieces",
               "learned min", "hand at the learned one's time")
     rows = []
 
-    def cells(run: dict) -> list[str]:
-        cap = "" if run["finished"] else " (cap)"
-        return [f"{run['lines']}", f"{run['pieces']}", f"{run['seconds'] / 60:.2f}{cap}"]
+    def cells(run: BeamRun) -> list[str]:
+        cap = "" if run.finished else " (cap)"
+        return [f"{run.lines_gained}", f"{run.pieces_gained}", f"{run.seconds / 60:.2f}{cap}"]
 
     for start in starts:
         hand_runs = {width: runs[start, width, "hand"] for width in widths + hand_only}
@@ -393,15 +382,15 @@ def compare(args) -> int:
             rows.append([start, f"{width:,}", *cells(hand_runs[width]), *cells(learned_run),
                          equal_time(learned_run, hand_runs)])
     for width in widths:
-        mean = {evaluation: np.mean([runs[start, width, evaluation]["lines"] for start in starts])
+        mean = {evaluation: np.mean([runs[start, width, evaluation].lines_gained for start in starts])
                 for evaluation in ("hand", "learned")}
-        minutes = {evaluation: np.mean([runs[start, width, evaluation]["seconds"] for start in starts]) / 60
+        minutes = {evaluation: np.mean([runs[start, width, evaluation].seconds for start in starts]) / 60
                    for evaluation in ("hand", "learned")}
         rows.append([f"**mean of {len(starts)} starts**", f"{width:,}", f"{mean['hand']:.1f}", "",
                      f"{minutes['hand']:.2f}", f"{mean['learned']:.1f}", "", f"{minutes['learned']:.2f}", ""])
     for width in hand_only:
-        mean = np.mean([runs[start, width, "hand"]["lines"] for start in starts])
-        minutes = np.mean([runs[start, width, "hand"]["seconds"] for start in starts]) / 60
+        mean = np.mean([runs[start, width, "hand"].lines_gained for start in starts])
+        minutes = np.mean([runs[start, width, "hand"].seconds for start in starts]) / 60
         rows.append([f"**mean of {len(starts)} starts**", f"{width:,}", f"{mean:.1f}", "", f"{minutes:.2f}",
                      "", "", "", "hand only (equal time)"])
     summary = {key: network_facts.get(key) for key in ("samples", "units", "validation_rmse", "validation_correlation",

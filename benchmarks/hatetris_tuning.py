@@ -34,9 +34,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.anchor_runs import machine, now  # noqa: E402
-from benchmarks.hatetris import DATA  # noqa: E402
+from benchmarks.hatetris import DATA, run_beam  # noqa: E402
 
-from advisors.hatetris.beam import BeamSearch, BeamSettings  # noqa: E402
+from advisors.hatetris.beam import BeamSettings  # noqa: E402
 from advisors.hatetris.heuristic import TERM_NAMES, WEIGHT_SETS, all_terms_weighed  # noqa: E402
 from engines.contract import Line  # noqa: E402
 from engines.hatetris import GAME  # noqa: E402
@@ -64,17 +64,11 @@ def start_line(start: str) -> Line:
     return Line(GAME.initial_state(), tuple(placements[: int(pieces)]))
 
 
-def lines_gained(start: str, weights: tuple[float, ...], width: int, lookahead: int, minutes: float) -> int:
-    """Lines a beam search gains from ``start`` (one thread; in a worker process)."""
-    line = start_line(start)
-    score = GAME.replay(line.start, line.moves).score
-    search = BeamSearch(line, BeamSettings(width=width, lookahead=lookahead, weights=weights))
-    return search.run(seconds=minutes * 60, threads=1).score - score
-
-
 def evaluate(pool, starts, weights, args) -> list[int]:
-    jobs = [pool.submit(lines_gained, start, weights, args.width, args.lookahead, args.minutes) for start in starts]
-    return [job.result() for job in jobs]
+    """Lines a beam search gains from each start, one thread a beam, in ``pool``'s workers."""
+    settings = BeamSettings(width=args.width, lookahead=args.lookahead, weights=weights)
+    jobs = [pool.submit(run_beam, start_line(start), settings, args.minutes, threads=1) for start in starts]
+    return [job.result().lines_gained for job in jobs]
 
 
 def first_weights(start: str) -> tuple[float, ...]:
