@@ -64,7 +64,6 @@ SIZE_KEY = "window/size/"  # + layout name / game: its size for that game
 LAYOUT_KEY = "window/layout"
 DOCKS_KEY = "window/docks/"  # + layout name
 CLUSTER_KEY = "search/cluster"  # the Ray address searches run on; empty: this computer
-SEARCH_OPTION_KEY = "search/{game}/{option}"  # a game's search option as last chosen (its value as text)
 TURN_MESSAGE_MILLISECONDS = 8000
 AUTOSAVE_MILLISECONDS = 800
 SEQUENCE_DELAY_MILLISECONDS = 120
@@ -86,6 +85,11 @@ DOCK_SEPARATORS = 8  # pixels between the board and a dock, or two docks
 WINDOW_FRAME = 40  # the window manager's frame and title bar, about
 ANALYSIS_PICKER_LETTERS = 18
 COMPACT_PICKER_LETTERS = 8
+
+
+def search_option_key(game: str, option: str) -> str:
+    """The settings key of ``game``'s search ``option`` as last chosen (its value kept as text)."""
+    return f"search/{game}/{option}"
 
 
 RANK_CACHE_SIZE = 512
@@ -503,8 +507,7 @@ class MainWindow(QMainWindow):
         self.advisor_panel.set_cluster_address(str(self._settings.value(CLUSTER_KEY, "") or ""))
         self.advisor_panel.cluster_address_changed.connect(lambda text: self._settings.setValue(CLUSTER_KEY, text))
         self.advisor_panel.search_option_changed.connect(
-            lambda key, value: self._settings.setValue(SEARCH_OPTION_KEY.format(game=self.game.short_name, option=key),
-                                                       value))
+            lambda key, value: self._settings.setValue(search_option_key(self.game.short_name, key), value))
         self.advisor_dock = self._dock("Advisor", "advisorDock", self.advisor_panel, Qt.DockWidgetArea.RightDockWidgetArea)
 
         self.tree_view = MoveTreeView()
@@ -838,7 +841,7 @@ class MainWindow(QMainWindow):
             self.advisor_panel.set_search_available(None)
         else:
             options = getattr(search, "options", ())
-            chosen = {option.key: self._settings.value(SEARCH_OPTION_KEY.format(game=game.short_name, option=option.key))
+            chosen = {option.key: self._settings.value(search_option_key(game.short_name, option.key))
                       for option in options}
             self.advisor_panel.set_search_available(search.name, search.counts, search.rate_unit, options,
                                                     {key: value for key, value in chosen.items() if value is not None})
