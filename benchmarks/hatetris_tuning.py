@@ -9,8 +9,13 @@ the current one (ties drift), and the step grows after a success and shrinks aft
 one-fifth rule). At the end the first and the best set are run on the held-back starts, which
 the search never saw, and both results are printed apart from the training figures.
 
-    python benchmarks/hatetris_tuning.py [--start kibitz] [--width 2000] [--lookahead 4]
+    python benchmarks/hatetris_tuning.py [--start kibitz] [--widths 2000] [--lookahead 4]
         [--iterations 30] [--processes 2] [--seed 1] [--log tuning.jsonl]
+        [--move "S surface depth,edge column heights"] [--step 0.3]
+
+Beams are chaotic (one width more or less can end 20 lines apart), so ``--widths`` may name
+several: each start is searched at each width and scores the mean. ``--move`` keeps every
+weight but those named: new terms can be tuned on top of a set that is known to work.
 
 Every evaluated set is appended to ``--log`` (JSON lines: weights, gain per start, mean), so a long
 run can be read while it goes and resumed from its best set (``--start`` accepts a log file:
@@ -64,11 +69,16 @@ def start_line(start: str) -> Line:
     return Line(GAME.initial_state(), tuple(placements[: int(pieces)]))
 
 
-def evaluate(pool, starts, weights, args) -> list[int]:
-    """Lines a beam search gains from each start, one thread a beam, in ``pool``'s workers."""
-    settings = BeamSettings(width=args.width, lookahead=args.lookahead, weights=weights)
-    jobs = [pool.submit(run_beam, start_line(start), settings, args.minutes, threads=1) for start in starts]
-    return [job.result().lines_gained for job in jobs]
+def evaluate(pool, starts, weights, args) -> list[float]:
+    """The lines beam searches gain from each start, the mean over the widths asked (one beam
+    width more or less can end 20 lines apart, so one width alone is a noisy judge), one thread a
+    beam, in ``pool``'s workers."""
+    jobs = {(start, width): pool.submit(run_beam, start_line(start),
+                                        BeamSettings(width=width, lookahead=args.lookahead, weights=weights),
+                                        args.minutes, threads=1)
+            for start in starts for width in args.widths}
+    return [sum(jobs[start, width].result().lines_gained for width in args.widths) / len(args.widths)
+            for start in starts]
 
 
 def first_weights(start: str) -> tuple[float, ...]:
@@ -93,15 +103,32 @@ def first_weights(start: str) -> tuple[float, ...]:
     return best[0]
 
 
-def moved(weights: tuple[float, ...], step: float, rng: random.Random) -> tuple[float, ...]:
-    return tuple(weight if index == SCORE_TERM else round(weight + rng.gauss(0, step) * max(abs(weight), 10.0), 2)
+def moved(weights: tuple[float, ...], step: float, rng: random.Random, moving: frozenset[int]) -> tuple[float, ...]:
+    """``weights`` with each of the ``moving`` terms moved by a Gaussian step relative to its size
+    (at least 10: a weight of 0 moves too)."""
+    return tuple(round(weight + rng.gauss(0, step) * max(abs(weight), 10.0), 2) if index in moving else weight
                  for index, weight in enumerate(weights))
+
+
+def moving_terms(names: str) -> frozenset[int]:
+    """The indices of the terms named (comma-separated; empty: every term but the score, whose
+    weight fixes the scale)."""
+    if not names:
+        return frozenset(index for index in range(len(TERM_NAMES)) if index != SCORE_TERM)
+    chosen = set()
+    for name in (name.strip() for name in names.split(",")):
+        if name not in TERM_NAMES or name == "score":
+            raise SystemExit(f"--move: {name!r} is not a term the search may move "
+                             f"({', '.join(term for term in TERM_NAMES if term != 'score')})")
+        chosen.add(TERM_NAMES.index(name))
+    return frozenset(chosen)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--start", default="kibitz", help="a weight set's name or a tuning log (its best set)")
-    parser.add_argument("--width", type=int, default=2000)
+    parser.add_argument("--widths", default="2000", help="beam widths, comma-separated: each start is searched "
+                                                         "at each, and its gain is their mean")
     parser.add_argument("--lookahead", type=int, default=4)
     parser.add_argument("--iterations", type=int, default=30)
     parser.add_argument("--minutes", type=float, default=10.0, help="time cap of one beam")
@@ -110,15 +137,24 @@ def main() -> int:
     parser.add_argument("--training", default=",".join(TRAINING))
     parser.add_argument("--held-back", default=",".join(HELD_BACK))
     parser.add_argument("--log", type=Path)
+    parser.add_argument("--move", default="", help="the terms whose weights the search moves, comma-separated "
+                                                   "(default: all but the score)")
+    parser.add_argument("--step", type=float, default=0.3, help="the first step, relative to a weight's size")
     args = parser.parse_args()
+    try:
+        args.widths = [int(width) for width in args.widths.split(",")]
+    except ValueError:
+        raise SystemExit(f"--widths: {args.widths!r} is not a list of whole numbers") from None
+    moving = moving_terms(args.move)
     training = [start for start in args.training.split(",") if start]
     held_back = [start for start in args.held_back.split(",") if start]
     for start in training + held_back:
         start_line(start)  # every start is checked before any search
     rng = random.Random(args.seed)
     current = first_weights(args.start)
-    print(f"# {machine()}; {now()}; width {args.width:,}, lookahead {args.lookahead}, "
-          f"{args.processes} processes; training {training}; held back {held_back}", flush=True)
+    print(f"# {machine()}; {now()}; widths {', '.join(f'{width:,}' for width in args.widths)}, lookahead "
+          f"{args.lookahead}, {args.processes} processes; training {training}; held back {held_back}; moving "
+          f"{', '.join(TERM_NAMES[index] for index in sorted(moving))}", flush=True)
     context = multiprocessing.get_context("spawn")
     began = time.monotonic()
     with concurrent.futures.ProcessPoolExecutor(args.processes, mp_context=context) as pool:
@@ -127,9 +163,9 @@ def main() -> int:
         best_mean = sum(gains) / len(gains)
         log(args.log, current, training, gains)
         print(f"start  {best_mean:6.2f}  {gains}  {list(current)}", flush=True)
-        step, failures = 0.3, 0
+        step, failures = args.step, 0
         for iteration in range(1, args.iterations + 1):
-            candidate = moved(current, step, rng)
+            candidate = moved(current, step, rng, moving)
             gains = evaluate(pool, training, candidate, args)
             mean = sum(gains) / len(gains)
             log(args.log, candidate, training, gains)
