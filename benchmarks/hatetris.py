@@ -470,9 +470,6 @@ def run_beam(line: Line, settings: BeamSettings, minutes: float, threads: int | 
     ``threads``: numba's threads (None: every core); ``network``: a network file the learned
     evaluation uses in place of the shipped one; ``report_every``: seconds between progress lines
     on standard error (None: none)."""
-    if network is not None:
-        chosen = learned.load(network)
-        learned.shipped = lambda: chosen  # the beam asks the module for its network at each layer
     first = GAME.replay(line.start, line.moves)
     last = [0.0]
 
@@ -482,8 +479,15 @@ def run_beam(line: Line, settings: BeamSettings, minutes: float, threads: int | 
             print(f"    width {settings.width:,}: depth {p.depth}, best {p.best_score}, "
                   f"{p.wells_per_second:,.0f} wells/s, {p.elapsed / 60:.1f} min", file=sys.stderr, flush=True)
 
-    result = BeamSearch(line, settings).run(seconds=minutes * 60, threads=threads,
-                                            progress=progress if report_every is not None else None)
+    shipped = learned.shipped
+    if network is not None:
+        chosen = learned.load(network)
+        learned.shipped = lambda: chosen  # the beam asks the module for its network at each layer
+    try:
+        result = BeamSearch(line, settings).run(seconds=minutes * 60, threads=threads,
+                                                progress=progress if report_every is not None else None)
+    finally:
+        learned.shipped = shipped  # a worker used again values wells with the shipped network
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # kilobytes on Linux
     return BeamRun(result.score, result.pieces, result.seconds, result.children, result.finished, result.replay,
                    peak_kb / 1024, first.score, first.pieces)
