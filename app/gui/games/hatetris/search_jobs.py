@@ -41,7 +41,7 @@ def _option(key: str, label: str, choices: tuple[tuple[str, object], ...], defau
 SEARCH_OPTIONS = (
     _option("width", "Width", tuple((f"width {width:,}", width) for width in WIDTHS), DEFAULT_WIDTH,
             "Wells kept after each piece. Wider goes further and takes longer and more memory "
-            "(on 2 cores: 100,000 about 30 minutes and 1.4 GB, 250,000 about 100 minutes and 3.6 GB)."),
+            "(on 2 cores: 100,000 about 30 minutes and 1.4 GB, 250,000 about 100 to 130 minutes and 3.6 GB)."),
     _option("lookahead", "Lookahead", tuple(("no lookahead" if levels == 0 else f"lookahead {levels}", levels)
                                             for levels in LOOKAHEADS),
             DEFAULT_LOOKAHEAD,
