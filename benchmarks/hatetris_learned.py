@@ -339,8 +339,7 @@ def equal_time(run: BeamRun, hand_runs: dict[int, BeamRun]) -> str:
 
 def compare(args) -> int:
     starts = [start for start in args.starts.split(",") if start]
-    for start in starts:
-        start_line(start)
+    lines = {start: start_line(start) for start in starts}  # all checked before any search
     widths = [int(width) for width in args.widths.split(",")]
     # Extra hand beams only for the equal-time column (the learned evaluation costs more a well).
     hand_only = [int(width) for width in args.hand_widths.split(",") if width and int(width) not in widths]
@@ -356,8 +355,8 @@ def compare(args) -> int:
                    for evaluation in ("hand", "learned")]
         planned += [(start, width, "hand") for start in starts for width in hand_only]
         jobs = {(start, width, evaluation): pool.submit(
-                    run_beam, start_line(start), BeamSettings.named(width, args.lookahead,
-                                                                    "df" if evaluation == "hand" else evaluation),
+                    run_beam, lines[start],
+                    BeamSettings.named(width, args.lookahead, "df" if evaluation == "hand" else evaluation),
                     args.minutes, threads=1, network=str(args.network) if args.network else None)
                 for start, width, evaluation in planned}
         for key, job in jobs.items():

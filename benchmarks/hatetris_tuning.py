@@ -69,11 +69,11 @@ def start_line(start: str) -> Line:
     return Line(GAME.initial_state(), tuple(placements[: int(pieces)]))
 
 
-def evaluate(pool, starts, weights, args) -> list[float]:
-    """The lines beam searches gain from each start, the mean over the widths asked (one beam
-    width more or less can end 20 lines apart, so one width alone is a noisy judge), one thread a
-    beam, in ``pool``'s workers."""
-    jobs = {(start, width): pool.submit(run_beam, start_line(start),
+def evaluate(pool, starts, lines, weights, args) -> list[float]:
+    """The lines beam searches gain from each start (its line in ``lines``), the mean over the
+    widths asked (one beam width more or less can end 20 lines apart, so one width alone is a
+    noisy judge), one thread a beam, in ``pool``'s workers."""
+    jobs = {(start, width): pool.submit(run_beam, lines[start],
                                         BeamSettings(width=width, lookahead=args.lookahead, weights=weights),
                                         args.minutes, threads=1)
             for start in starts for width in args.widths}
@@ -148,8 +148,7 @@ def main() -> int:
     moving = moving_terms(args.move)
     training = [start for start in args.training.split(",") if start]
     held_back = [start for start in args.held_back.split(",") if start]
-    for start in training + held_back:
-        start_line(start)  # every start is checked before any search
+    lines = {start: start_line(start) for start in training + held_back}  # all checked before any search
     rng = random.Random(args.seed)
     current = first_weights(args.start)
     print(f"# {machine()}; {now()}; widths {', '.join(f'{width:,}' for width in args.widths)}, lookahead "
@@ -158,7 +157,7 @@ def main() -> int:
     context = multiprocessing.get_context("spawn")
     began = time.monotonic()
     with concurrent.futures.ProcessPoolExecutor(args.processes, mp_context=context) as pool:
-        gains = evaluate(pool, training, current, args)
+        gains = evaluate(pool, training, lines, current, args)
         first, first_gains = current, gains
         best_mean = sum(gains) / len(gains)
         log(args.log, current, training, gains)
@@ -166,7 +165,7 @@ def main() -> int:
         step, failures = args.step, 0
         for iteration in range(1, args.iterations + 1):
             candidate = moved(current, step, rng, moving)
-            gains = evaluate(pool, training, candidate, args)
+            gains = evaluate(pool, training, lines, candidate, args)
             mean = sum(gains) / len(gains)
             log(args.log, candidate, training, gains)
             kept = mean >= best_mean
@@ -183,7 +182,7 @@ def main() -> int:
               f"{dict(zip(TERM_NAMES, current))}")
         print(f"held-back starts {held_back} (never seen by the search):")
         for name, weights in (("first", first), ("best", current)):
-            held = evaluate(pool, held_back, weights, args)
+            held = evaluate(pool, held_back, lines, weights, args)
             print(f"  {name:>5}: mean {sum(held) / len(held):.2f} lines gained, {held}")
         print(f"training starts: first {sum(first_gains) / len(first_gains):.2f}, best {best_mean:.2f}")
     return 0
