@@ -11,7 +11,7 @@ the search never saw, and both results are printed apart from the training figur
 
     python benchmarks/hatetris_tuning.py [--start kibitz] [--widths 2000] [--lookahead 4]
         [--iterations 30] [--processes 2] [--seed 1] [--log tuning.jsonl]
-        [--move "S surface depth,edge column heights"] [--step 0.3]
+        [--move "S surface depth,edge column heights,surface depth after one clear"] [--step 0.3]
 
 Beams are chaotic (one width more or less can end 20 lines apart), so ``--widths`` may name
 several: each start is searched at each width and scores the mean. ``--move`` keeps every
@@ -59,6 +59,9 @@ def start_line(start: str) -> Line:
     if not label or not pieces.isdigit():
         raise SystemExit(f"start {start!r}: expected LABEL@PIECES or 'empty'")
     path = DATA / "hatetris" / "records_decoded.tsv"
+    if not path.is_file():
+        raise SystemExit(f"start {start!r}: the record games are not at {path} (set KIBITZ_REFERENCE_DATA "
+                         "to the shared reference data folder)")
     with open(path, encoding="utf-8") as handle:
         rows = [row for row in csv.DictReader(handle, delimiter="\t") if row["label"] == label]
     if not rows or rows[0]["enemy_ai"] != "HATETRIS":

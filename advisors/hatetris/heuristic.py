@@ -21,18 +21,19 @@ from engines.hatetris import GAME, PieceSent, Placement, State
 from engines.hatetris.fast import well_array
 
 TERM_NAMES = ("holes", "enclosed holes", "enclosed-hole lines", "surface depth", "erasable pieces", "score",
-              "stack height", "cells S cannot reach", "S surface depth", "edge column heights")
+              "stack height", "cells S cannot reach", "S surface depth", "edge column heights",
+              "surface depth after one clear")
 #: How many terms there were before the last ones were added: weights saved then (a search's
 #: checkpoint, a network file, a tuning log) get 0 for the terms they did not know.
-EARLIER_TERM_COUNTS = (8,)
-#: D&F's final weights (spec 3.4), as costs: lower is better; they had none of the last four terms.
-DF_WEIGHTS = (11.2106, 83.7646, 83.7646, -83.7646, -83.7646, -332.2211, 0.0, 0.0, 0.0, 0.0)
+EARLIER_TERM_COUNTS = (8, 10)
+#: D&F's final weights (spec 3.4), as costs: lower is better; they had none of the last five terms.
+DF_WEIGHTS = (11.2106, 83.7646, 83.7646, -83.7646, -83.7646, -332.2211, 0.0, 0.0, 0.0, 0.0, 0.0)
 #: Kibitz's set for the beam search: D&F's set plus the S-reach term, then a random local search
 #: on the lines two beams from the empty well reach. With holes counted down to the surface row
 #: (from the empty well, one thread): widths 1,000 and 3,000 without the lookahead, 16 and 18 lines
 #: (D&F's set: 9 and 11); 10,000 wide with lookahead 4, 26 (D&F's set: 45).
-#: Tim's S surface and edge columns (spec 3.6) are not weighed yet.
-BEAM_WEIGHTS = (14.09, 0.0, -42.12, -12.57, -93.48, -332.22, -22.96, 109.73, 0.0, 0.0)
+#: Tim's S surface, edge columns and surface after one clear (spec 3.6) are not weighed yet.
+BEAM_WEIGHTS = (14.09, 0.0, -42.12, -12.57, -93.48, -332.22, -22.96, 109.73, 0.0, 0.0, 0.0)
 WEIGHT_SETS = {"df": DF_WEIGHTS, "kibitz": BEAM_WEIGHTS}
 DEFAULT_WEIGHTS = DF_WEIGHTS
 GAME_OVER_MARGIN = 10_000.0

@@ -8,7 +8,9 @@ the deepest row a 1 x 1 probe reaches moving left, right and down (below it the 
 for good, spec 3.3); surface height (that row), erasability (how many of the seven pieces could clear a
 line now, each tried on its own), score, the stack's height (rows from the floor to the highest
 filled cell) and the empty cells below the stack's top that no reachable S position covers
-(Tim's term of spec 3.6: shafts and mazes). The last two are not D&F terms: weight 0 in their set.
+(Tim's term of spec 3.6: shafts and mazes), and Tim's S surface (the deepest row a reachable S
+covers), edge column heights and surface after one clear (the deepest surface row of the wells the
+lookahead's single clears leave). The last five are not D&F terms: weight 0 in their set.
 
 The learned evaluation (:mod:`advisors.hatetris.learned`) adds a small network's value of the well
 to that cost: :func:`network_value` of the inputs :func:`fill_features` finds.
@@ -71,8 +73,9 @@ def _lowest(mask) -> int:
 _RUN_LENGTHS = _run_lengths()
 
 # Term order of ``terms`` and of the weight vector.
-HOLES, ENCLOSED, ENCLOSED_LINES, SURFACE, ERASABLE, SCORE, STACK, S_UNREACHABLE, S_SURFACE, EDGE_HEIGHTS = range(10)
-TERM_COUNT = 10
+(HOLES, ENCLOSED, ENCLOSED_LINES, SURFACE, ERASABLE, SCORE, STACK, S_UNREACHABLE, S_SURFACE, EDGE_HEIGHTS,
+ SURFACE_AFTER_CLEAR) = range(11)
+TERM_COUNT = 11
 NO_PIECE = -1
 SCORE_MIX = -7046029254386353131  # mixes the score into a child's dedup key
 COST_BLOCK = 64  # children per thread task when costing a layer
@@ -330,8 +333,73 @@ def terms(well, width, depth, score, positions, work, out, with_reach):
     """The heuristic terms of ``well`` into ``out`` (``work`` from :func:`work_space`)."""
     top = top_row(well, depth)
     spawn_row, empty, clearable, last = _prepare(well, width, depth, top, work)
+    singles = LEVEL_ROWS + SINGLES
+    follow, count, known, erasable = _chain_piece(well, width, depth, positions, work, spawn_row, empty, clearable,
+                                                  last, top, singles)
     _fill_terms(well, width, depth, score, positions, work, out, with_reach, True, top, spawn_row, empty, clearable,
-                last, 0, 0)
+                last, known, erasable)
+    out[SURFACE_AFTER_CLEAR] = _deepest_after_clear(well, width, depth, follow, count, work, singles,
+                                                    LEVEL_ROWS + AFTER, out[SURFACE])
+
+
+@kernel
+def _chain_piece(well, width, depth, positions, work, spawn_row, empty, clearable, last, top, singles):
+    """The lookahead's piece (spec 3.5): the first in S Z O I L J T order that cannot clear two
+    rows in one placement. Returns it (-1 when it clears nothing: the chain ends), how many of
+    its single clears it wrote into work row ``singles``, and how many pieces were walked and
+    how many of those clear a row (their erasability, so the terms do not walk them again)."""
+    follow = -1
+    known = 0
+    erasable = 0
+    count = 0
+    for piece in range(PIECE_COUNT):
+        most, count = most_cleared(well, width, depth, piece, positions, work, spawn_row, empty, clearable, last,
+                                   top, singles)
+        known = piece + 1
+        if most > 0:
+            erasable += 1
+        if most < 2:
+            if most == 1:
+                follow = piece
+            break
+    return follow, count, known, erasable
+
+
+@kernel
+def _surface_row(well, width, depth, top):
+    """The deepest row a 1 x 1 probe dropped from the top reaches, moving left, right and down
+    only (``top``: the well's first filled row)."""
+    full = (1 << width) - 1
+    start = max(top, 1)
+    probe = full
+    surface = start - 1
+    for row in range(start, depth):
+        empty_cells = ~well[row] & full
+        probe = spread(probe & empty_cells, empty_cells)
+        if probe == 0:
+            break
+        surface = row
+    return surface
+
+
+@kernel
+def _deepest_after_clear(well, width, depth, follow, count, work, singles, after_row, surface):
+    """Tim's deepest row reachable after one clear (spec 3.6): the deepest surface row (the 1 x 1
+    probe's) of the wells left by the ``count`` single clears of piece ``follow`` in work row
+    ``singles`` (:func:`_chain_piece`), or ``surface``, the well's own, when none goes deeper.
+    Work row ``after_row`` takes each well after."""
+    deepest = surface
+    if follow < 0:
+        return deepest
+    after = work[after_row, :depth]
+    for index in range(count):
+        code = work[singles, index]
+        if lock(well, width, depth, follow, (code & 63) - X_OFFSET, code >> 8, (code >> 6) & 3, after) != 1:
+            continue
+        row = _surface_row(after, width, depth, top_row(after, depth))
+        if row > deepest:
+            deepest = row
+    return deepest
 
 
 @kernel
@@ -343,16 +411,7 @@ def _fill_terms(well, width, depth, score, positions, work, out, with_reach, wit
     columns are left 0 unless asked for (``with_reach``, ``with_edges``): a beam that weighs them
     0 would pay for them at every well it costs."""
     full = (1 << width) - 1
-    start = max(top, 1)
-    # A 1 x 1 probe dropped from the top, moving left, right and down only.
-    probe = full
-    surface = start - 1
-    for row in range(start, depth):
-        empty_cells = ~well[row] & full
-        probe = spread(probe & empty_cells, empty_cells)
-        if probe == 0:
-            break
-        surface = row
+    surface = _surface_row(well, width, depth, top)
     # Holes count only down to the surface row: below it the stack is buried for good (the
     # surface almost never goes down again, spec 3.3), and counting that garbage steers the beam
     # to keep a floor it can never clear.
@@ -400,6 +459,7 @@ def _fill_terms(well, width, depth, score, positions, work, out, with_reach, wit
                 break
     out[S_UNREACHABLE] = unreachable
     out[S_SURFACE] = s_surface
+    out[SURFACE_AFTER_CLEAR] = surface  # the caller puts in the single clears' (_deepest_after_clear)
 
 
 @kernel
@@ -520,23 +580,19 @@ def quiescent_cost(well, width, depth, score, weights, levels, positions, work, 
     known = 0
     erasable = 0
     count = 0
-    if levels > 0:
+    with_after = weights[SURFACE_AFTER_CLEAR] != 0
+    if levels > 0 or with_after:
         # The walk that finds the chain's piece also lists its single clears and gives the
         # erasability of every piece it tried, so the terms do not walk them again.
-        for piece in range(PIECE_COUNT):
-            most, count = most_cleared(well, width, depth, piece, positions, work, spawn_row, empty, clearable, last,
-                                       top, singles)
-            known = piece + 1
-            if most > 0:
-                erasable += 1
-            if most < 2:
-                if most == 1:
-                    follow = piece
-                break  # with no clear at all the chain ends here
+        follow, count, known, erasable = _chain_piece(well, width, depth, positions, work, spawn_row, empty,
+                                                      clearable, last, top, singles)
     learned = network.shape[0] > 0
     with_reach = learned or weights[S_UNREACHABLE] != 0 or weights[S_SURFACE] != 0
     _fill_terms(well, width, depth, score, positions, work, scratch, with_reach, weights[EDGE_HEIGHTS] != 0, top,
                 spawn_row, empty, clearable, last, known, erasable)
+    if with_after:
+        scratch[SURFACE_AFTER_CLEAR] = _deepest_after_clear(well, width, depth, follow, count, work, singles,
+                                                            LEVEL_ROWS + 3 * levels + AFTER, scratch[SURFACE])
     best = 0.0
     for index in range(TERM_COUNT):
         best += weights[index] * scratch[index]
@@ -544,7 +600,7 @@ def quiescent_cost(well, width, depth, score, weights, levels, positions, work, 
         features = scratch[TERM_COUNT:]
         fill_features(well, width, depth, top, scratch, features)
         best -= network_value(network, features)
-    if follow < 0:
+    if follow < 0 or levels == 0:
         return best
     after = work[LEVEL_ROWS + 3 * levels + AFTER, :depth]
     followed = work[LEVEL_ROWS + 3 * levels + FOLLOWED]  # hashes of the wells already followed

@@ -34,7 +34,7 @@ def test_terms_after_the_first_s_of_the_86_game():
     terms = dict(heuristic_terms(well_of({18: "........##", 19: ".......##."}), 0))
     assert terms == {"holes": 1, "enclosed holes": 1, "enclosed-hole lines": 1, "surface depth": 19,
                      "erasable pieces": 0, "score": 0, "stack height": 2, "cells S cannot reach": 1,
-                     "S surface depth": 19, "edge column heights": 2}
+                     "S surface depth": 19, "edge column heights": 2, "surface depth after one clear": 19}
 
 
 def test_an_s_probe_stops_above_a_shaft_a_one_cell_probe_goes_down():
@@ -52,6 +52,24 @@ def test_an_s_probe_stops_above_a_shaft_a_one_cell_probe_goes_down():
     alone[8], alone[9] = 0.0, 1.0
     assert value(shaft, 0, weights=tuple(alone)) == -4.0
     assert terms["cells S cannot reach"] == 4  # the shaft's four cells
+
+
+def test_the_surface_after_one_clear_goes_down_where_a_single_clear_opens_a_gap():
+    # Tim's deepest row reachable after one clear (spec 3.6). The probe reaches row 17 (its gap at
+    # column 9) and no lower: column 1 of rows 18-19 is open but covered by (17,1). An S standing
+    # at x 8 fills (9,17) and completes row 17 alone (its other cells (8,15), (8,16), (9,16));
+    # S is the lookahead's piece (it cannot clear two rows). After the clear the S's cells drop to
+    # rows 16-17 at columns 8-9, (17,1) is empty, and the probe goes down column 1 to row 19.
+    well = well_of({17: "#########.", 18: "#.########", 19: "#.########"})
+    terms = dict(heuristic_terms(well, 0))
+    assert (terms["surface depth"], terms["surface depth after one clear"]) == (17, 19)
+    alone = [0.0] * len(BEAM_WEIGHTS)
+    alone[10] = 1.0
+    assert value(well, 0, weights=tuple(alone)) == -19.0
+    # No clear at all: the well's own surface row. Row 17's gaps are five runs (no piece fills
+    # them at once) and the gaps below are shut in, so the probe stops in row 17 and stays there.
+    shut = dict(heuristic_terms(well_of({17: ".#.#.#.#.#", 18: "#.########", 19: "#.########"}), 0))
+    assert (shut["erasable pieces"], shut["surface depth"], shut["surface depth after one clear"]) == (0, 17, 17)
 
 
 def test_holes_below_the_surface_row_are_buried_and_not_counted():

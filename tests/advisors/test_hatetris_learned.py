@@ -111,7 +111,8 @@ def saved(tmp_path, name="net.npz", **changes) -> str:
 
 
 def test_a_network_file_round_trips(tmp_path):
-    network = learned.Network(random_network(), tuple(float(i) for i in range(10)), 10, 20, {"units": 5})
+    network = learned.Network(random_network(), tuple(float(i) for i in range(len(TERM_NAMES))), 10, 20,
+                               {"units": 5})
     path = tmp_path / "round.npz"
     network.save(path)
     back = learned.load(path)
@@ -132,9 +133,9 @@ def test_a_network_file_round_trips(tmp_path):
     ({"network": np.concatenate([[23, 5], np.ones(172)]) * np.where(np.arange(174) == 30, np.nan, 1)},
      "the array 'network' holds a value that is not finite"),
     ({"network": np.concatenate([[23, 5], np.zeros(172)])}, "an input's scale is not above 0"),
-    ({"weights": np.zeros(7)}, "the array 'weights' has 7 weights, not 10 (holes, enclosed holes, enclosed-hole "
+    ({"weights": np.zeros(7)}, "the array 'weights' has 7 weights, not 11 (holes, enclosed holes, enclosed-hole "
                                "lines, surface depth, erasable pieces, score, stack height, cells S cannot reach, "
-                               "S surface depth, edge column heights)"),
+                               "S surface depth, edge column heights, surface depth after one clear)"),
     ({"well": np.array([10.0, 20.0])}, "the array 'well' is float64, not int64"),
     ({"facts": np.array([1, 2])}, "the array 'facts' must be one text"),
     ({"facts": np.array("[1, 2]")}, "the facts must be a JSON object"),
@@ -147,11 +148,14 @@ def test_a_damaged_network_file_is_named_with_the_reason(tmp_path, changes, mess
 
 
 def test_a_network_saved_before_the_last_terms_weighs_them_0(tmp_path):
-    # the shipped network was saved with eight term weights, before Tim's two terms
+    # the shipped network was saved with eight term weights, before Tim's three terms
     shipped = learned.shipped()
-    assert len(shipped.weights) == len(TERM_NAMES) and shipped.weights[8:] == (0.0, 0.0)
+    assert len(shipped.weights) == len(TERM_NAMES) and shipped.weights[8:] == (0.0, 0.0, 0.0)
     path = saved(tmp_path, weights=np.arange(8, dtype=np.float64))
-    assert learned.load(path).weights == (0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 0.0, 0.0)
+    assert learned.load(path).weights == (0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 0.0, 0.0, 0.0)
+    # and one saved with ten, before the surface after one clear
+    path = saved(tmp_path, name="ten.npz", weights=np.arange(10, dtype=np.float64))
+    assert learned.load(path).weights == (0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 0.0)
 
 
 def test_a_truncated_or_foreign_network_file(tmp_path):
@@ -184,7 +188,9 @@ def test_settings_name_their_evaluation():
     old = {"width": 10, "lookahead": 0, "weights": list(DF_WEIGHTS[:8])}  # saved before the learned evaluation
     assert BeamSettings.from_json(old).evaluation == "hand"
     assert BeamSettings.from_json(old).weights == DF_WEIGHTS  # and before Tim's terms: weighed 0
-    with pytest.raises(KibitzInputError, match="10 weights expected"):
+    saved_with_ten = BeamSettings.from_json({**old, "weights": list(DF_WEIGHTS[:10])})  # before the last term
+    assert saved_with_ten.weights == DF_WEIGHTS
+    with pytest.raises(KibitzInputError, match="11 weights expected"):
         BeamSettings.from_json({**old, "weights": list(DF_WEIGHTS[:9])})
     assert BeamSettings.from_json({**old, "evaluation": "learned"}).evaluation == "learned"
     with pytest.raises(KibitzInputError, match="'evaluation'"):
