@@ -17,9 +17,10 @@ Beams are chaotic (one width more or less can end 20 lines apart), so ``--widths
 several: each start is searched at each width and scores the mean. ``--move`` keeps every
 weight but those named: new terms can be tuned on top of a set that is known to work.
 
-Every evaluated set is appended to ``--log`` (JSON lines: weights, gain per start, mean), so a long
-run can be read while it goes and resumed from its best set (``--start`` accepts a log file:
-its best set). Each beam runs in a worker process on one thread; ``--processes`` of them at once.
+Every evaluated set is appended to ``--log`` (JSON lines: weights, gain per start, mean, widths,
+lookahead), so a long run can be read while it goes and resumed from its best set (``--start``
+accepts a log file: its best set, whose gains are reused when it was measured on the same starts,
+widths and lookahead). Each beam runs in a worker process on one thread; ``--processes`` of them at once.
 Starts are given as LABEL@PIECES (a record game's label in shared/data/hatetris/records_decoded.tsv
 and how many of its pieces to keep; "empty" is the empty well).
 """
@@ -84,9 +85,11 @@ def evaluate(pool, starts, lines, weights, args) -> list[float]:
             for start in starts]
 
 
-def first_weights(start: str) -> tuple[float, ...]:
+def first_weights(start: str) -> tuple[tuple[float, ...], dict]:
+    """The weights to start from (a named set, or a log's best entry) and, for a log, that entry
+    (its gains are reused when they were measured as this run measures)."""
     if start in WEIGHT_SETS:
-        return WEIGHT_SETS[start]
+        return WEIGHT_SETS[start], {}
     path = Path(start)
     if not path.is_file():
         raise SystemExit(f"--start {start!r}: neither a weight set ({', '.join(WEIGHT_SETS)}) nor a log file")
@@ -100,10 +103,20 @@ def first_weights(start: str) -> tuple[float, ...]:
         if len(weights) != len(TERM_NAMES):
             raise SystemExit(f"{path}, line {number}: {len(weights)} weights, expected {len(TERM_NAMES)}")
         if best is None or mean > best[1]:
-            best = (weights, mean)
+            best = (weights, mean, entry)
     if best is None:
         raise SystemExit(f"{path}: no entries")
-    return best[0]
+    return best[0], best[2]
+
+
+def logged_gains(entry: dict, training: list[str], args) -> list[float] | None:
+    """The training gains a log entry recorded, when it was measured on these starts at these
+    widths and lookahead (so a resumed run need not search its start again); else None."""
+    gains = entry.get("gains")
+    if (entry.get("widths") != args.widths or entry.get("lookahead") != args.lookahead
+            or not isinstance(gains, dict) or sorted(gains) != sorted(training)):
+        return None
+    return [float(gains[start]) for start in training]
 
 
 def moved(weights: tuple[float, ...], step: float, rng: random.Random, moving: frozenset[int]) -> tuple[float, ...]:
@@ -153,24 +166,28 @@ def main() -> int:
     held_back = [start for start in args.held_back.split(",") if start]
     lines = {start: start_line(start) for start in training + held_back}  # all checked before any search
     rng = random.Random(args.seed)
-    current = first_weights(args.start)
+    current, entry = first_weights(args.start)
     print(f"# {machine()}; {now()}; widths {', '.join(f'{width:,}' for width in args.widths)}, lookahead "
           f"{args.lookahead}, {args.processes} processes; training {training}; held back {held_back}; moving "
           f"{', '.join(TERM_NAMES[index] for index in sorted(moving))}", flush=True)
     context = multiprocessing.get_context("spawn")
     began = time.monotonic()
     with concurrent.futures.ProcessPoolExecutor(args.processes, mp_context=context) as pool:
-        gains = evaluate(pool, training, lines, current, args)
+        gains = logged_gains(entry, training, args)
+        resumed = gains is not None
+        if not resumed:
+            gains = evaluate(pool, training, lines, current, args)
         first, first_gains = current, gains
         best_mean = sum(gains) / len(gains)
-        log(args.log, current, training, gains)
-        print(f"start  {best_mean:6.2f}  {gains}  {list(current)}", flush=True)
+        log(args.log, current, training, gains, args)
+        print(f"start  {best_mean:6.2f}  {gains}  {list(current)}{'  (from the log)' if resumed else ''}",
+              flush=True)
         step, failures = args.step, 0
         for iteration in range(1, args.iterations + 1):
             candidate = moved(current, step, rng, moving)
             gains = evaluate(pool, training, lines, candidate, args)
             mean = sum(gains) / len(gains)
-            log(args.log, candidate, training, gains)
+            log(args.log, candidate, training, gains, args)
             kept = mean >= best_mean
             print(f"{iteration:>5}  {mean:6.2f}  {gains}  {'kept' if kept else '    '}  step {step:.3f}  "
                   f"{(time.monotonic() - began) / 60:.1f} min  {list(candidate)}", flush=True)
@@ -191,11 +208,12 @@ def main() -> int:
     return 0
 
 
-def log(path: Path | None, weights, starts, gains) -> None:
+def log(path: Path | None, weights, starts, gains, args) -> None:
     if path is None:
         return
     entry = {"weights": list(weights), "gains": dict(zip(starts, gains)),
-             "mean": sum(gains) / len(gains) if gains else math.nan}
+             "mean": sum(gains) / len(gains) if gains else math.nan, "widths": args.widths,
+             "lookahead": args.lookahead}
     with open(path, "a", encoding="utf-8") as handle:
         handle.write(json.dumps(entry) + "\n")
 
