@@ -4,22 +4,19 @@ when measured the same way) and the terms a run may move."""
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "hatetris_tuning.py"
+from benchmarks import hatetris_tuning
+
 TRAINING = ["empty", "Deasuke@40"]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def tuning():
-    spec = importlib.util.spec_from_file_location("hatetris_tuning", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return hatetris_tuning
 
 
 def write_log(path: Path, entries: list[dict]) -> str:
