@@ -34,7 +34,12 @@ DF_WEIGHTS = (11.2106, 83.7646, 83.7646, -83.7646, -83.7646, -332.2211, 0.0, 0.0
 #: (D&F's set: 9 and 11); 10,000 wide with lookahead 4, 26 (D&F's set: 45).
 #: Tim's S surface, edge columns and surface after one clear (spec 3.6) are not weighed yet.
 BEAM_WEIGHTS = (14.09, 0.0, -42.12, -12.57, -93.48, -332.22, -22.96, 109.73, 0.0, 0.0, 0.0)
-WEIGHT_SETS = {"df": DF_WEIGHTS, "kibitz": BEAM_WEIGHTS}
+#: D&F's set with Tim's three terms weighed (spec 3.6): S surface depth, edge column heights and
+#: the surface after one clear, tuned by benchmarks/hatetris_tuning.py at widths 10,000 and 12,000,
+#: lookahead 8, on five starts (the empty well and four record-game prefixes), 4 iterations: a mean
+#: of 42.2 lines gained (D&F's set: 37.2), and on the four held-back starts 39.25 (D&F's: 28.75).
+DF_TIM_WEIGHTS = DF_WEIGHTS[:8] + (-22.98, -34.46, 3.3)
+WEIGHT_SETS = {"df": DF_WEIGHTS, "df-tim": DF_TIM_WEIGHTS, "kibitz": BEAM_WEIGHTS}
 DEFAULT_WEIGHTS = DF_WEIGHTS
 GAME_OVER_MARGIN = 10_000.0
 

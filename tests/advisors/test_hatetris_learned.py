@@ -201,10 +201,15 @@ def test_an_evaluation_by_name_is_its_weight_set_or_the_network():
     assert BeamSettings.named(500, 8, "df") == BeamSettings(500, 8, DF_WEIGHTS)
     assert BeamSettings.named(500, 8, "df").evaluation_name == "df"
     assert BeamSettings.named(500, 0, "kibitz").weights == BEAM_WEIGHTS
+    # D&F's set with Tim's three terms weighed on top: theirs unchanged, the other S term still 0
+    tim = BeamSettings.named(500, 8, "df-tim")
+    assert tim.weights[:8] == DF_WEIGHTS[:8] and tim.evaluation_name == "df-tim"
+    assert [tim.weights[TERM_NAMES.index(name)] != 0 for name in
+            ("S surface depth", "edge column heights", "surface depth after one clear")] == [True, True, True]
     learned_settings = BeamSettings.named(500, 4, "learned")
     assert (learned_settings.evaluation, learned_settings.evaluation_name) == ("learned", "learned")
     assert BeamSettings(500, 0, (1.0,) * len(TERM_NAMES)).evaluation_name is None  # tuned weights of no set
-    with pytest.raises(KibitzInputError, match="the evaluation must be one of df, kibitz, learned, not 'nnue'"):
+    with pytest.raises(KibitzInputError, match="the evaluation must be one of df, df-tim, kibitz, learned, not 'nnue'"):
         BeamSettings.named(500, 0, "nnue")
 
 

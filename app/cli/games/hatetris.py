@@ -71,8 +71,9 @@ def add_search_options(group) -> None:
     group.add_argument("--lookahead", type=whole_number(0, MAX_LOOKAHEAD), default=None,
                        help=f"levels of the 'bird in the hand' lookahead (spec 3.5), 0 to {MAX_LOOKAHEAD} "
                        "(default 0, off)")
-    group.add_argument("--weights", choices=("df", "kibitz"), default=None,
-                       help="heuristic weights: David & Felipe's published set, or Kibitz's set with the "
+    group.add_argument("--weights", choices=("df", "df-tim", "kibitz"), default=None,
+                       help="heuristic weights: David & Felipe's published set, theirs with Tim's three terms "
+                            "tuned on five start positions (df-tim), or Kibitz's set with the "
                             "S-reach term (default kibitz, the stronger in narrow beams without the "
                             "lookahead; wide beams go further with df and a lookahead of 8, 72 lines at width "
                             "100,000: README, HATETRIS)")

@@ -30,7 +30,8 @@ DEFAULT_EVALUATION = "learned"
 WIDTHS = (1_000, 2_000, 10_000, 30_000, 100_000, 250_000)
 LOOKAHEADS = (0, 2, 4, 8, 16)
 #: The evaluations in the words of the Search section, by their names in EVALUATION_NAMES.
-EVALUATION_TEXTS = {"learned": "learned network", "df": "D&F's weights", "kibitz": "Kibitz's weights"}
+EVALUATION_TEXTS = {"learned": "learned network", "df": "D&F's weights", "df-tim": "D&F's + Tim's terms",
+                    "kibitz": "Kibitz's weights"}
 
 
 def _option(key: str, label: str, choices: tuple[tuple[str, object], ...], default: object,
@@ -51,7 +52,8 @@ SEARCH_OPTIONS = (
                                               sorted(EVALUATION_NAMES, key=list(EVALUATION_TEXTS).index)),
             DEFAULT_EVALUATION,
             "How wells are valued: the network shipped with Kibitz (learned from its own beams), "
-            "or the hand heuristic with David & Felipe's published weights or Kibitz's own "
+            "or the hand heuristic: David & Felipe's published weights, theirs with Tim's S surface, "
+            "edge column and after-clear terms tuned on five start positions, or Kibitz's own "
             "(the stronger in narrow beams without a lookahead)."),
 )
 
