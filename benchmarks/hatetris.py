@@ -521,8 +521,8 @@ def keep_replay(folder: Path, lines: int, replay: str) -> Path:
     return path
 
 
-WEIGHT_NAMES = {"df": "D&F's published weights", "kibitz": "Kibitz's weights",
-                "learned": "the learned evaluation"}
+WEIGHT_NAMES = {"df": "D&F's published weights", "df-tim": "D&F's weights with Tim's three terms (df-tim)",
+                "kibitz": "Kibitz's weights", "learned": "the learned evaluation"}
 #: The anchors of spec 3.5 and 1: lines reached and how.
 BEAM_ANCHORS = (("David & Felipe's beam: hand heuristic and the same lookahead (2022, spec 3.5)", "100,000", "62"),
                 ("the 2010-2017 record (chromeyhex, by hand)", "", "31"))

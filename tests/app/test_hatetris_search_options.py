@@ -49,6 +49,8 @@ def test_a_first_start_offers_the_three_settings_at_their_defaults_whole_and_ena
         assert box.width() >= box.sizeHint().width(), key
     assert [boxes(window)["width"].itemText(i) for i in range(boxes(window)["width"].count())] == [
         "width 1,000", "width 2,000", "width 10,000", "width 30,000", "width 100,000", "width 250,000"]
+    assert [boxes(window)["evaluation"].itemText(i) for i in range(boxes(window)["evaluation"].count())] == [
+        "learned network", "D&F's weights", "D&F's + Tim's terms", "Kibitz's weights"]
     assert panel.search_options() == {"width": 10_000, "lookahead": 8, "evaluation": "learned"}
 
 
