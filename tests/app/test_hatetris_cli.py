@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 
 import pytest
 
+from advisors.hatetris.heuristic import WEIGHT_SETS
 from app import cli
+from app.cli.games.hatetris import add_search_options
 from engines.hatetris import GAME, codecs
 
 
@@ -81,3 +84,12 @@ def test_search_from_a_replay_prefix(capsys, records, tmp_path):
     atypical = GAME.parse_sequence(replay_of(records, "Atypical"))
     kept = atypical.moves[:-1]
     assert played.placements[: len(kept)] == kept
+
+
+def test_the_weights_option_offers_every_weight_set_and_no_other():
+    # The command line names the sets literally (it does not import the kernels to parse its
+    # arguments); they must stay the advisor's sets.
+    parser = argparse.ArgumentParser()
+    add_search_options(parser)
+    weights = next(action for action in parser._actions if action.dest == "weights")
+    assert tuple(weights.choices) == tuple(WEIGHT_SETS) == ("df", "df-tim", "kibitz")
