@@ -1,6 +1,7 @@
 """The one seam between the engines and numba.
 
-Every kernel is compiled with ``@kernel``: ``cache=True`` so a second start does not recompile,
+Every kernel is compiled with ``@kernel`` (or ``@inline_kernel``, the same inlined into its
+callers): ``cache=True`` so a second start does not recompile,
 ``nogil=True`` so GUI threads keep running while a kernel works. A kernel and the jitted helpers it
 calls live in one module, because numba's cache does not notice edits in other files.
 """
@@ -15,6 +16,13 @@ from numba.extending import intrinsic
 from llvmlite import binding, ir
 
 kernel = numba.njit(cache=True, nogil=True)
+
+#: For a kernel called in the innermost loop of another with tables among its arguments: numba
+#: inlines it into its caller, where a call would pass every array's fields on the stack (for
+#: 2048's expectimax, a few per cent of its time). Keep it to a single return: with an early one,
+#: numba kept the arrays' reference counting inside the caller's loop, which cost more than the
+#: call (a third more time).
+inline_kernel = numba.njit(cache=True, nogil=True, inline="always")
 
 #: For the few kernels that split a batch over the cores (``numba.prange``); never run two of them
 #: from several threads at once.

@@ -10,23 +10,26 @@ Each root slide's subtree is searched by one thread, in a table of that thread's
 are salted with a number of its own, so it sees a table of its own, as each of nneonneo's top-level
 moves does: no slide's values depend on another's search, nor on the threads. Most of the work is
 at the horizon: :func:`horizon_chance` scores a node whose spawns all lie there by re-sliding only
-the line each spawn changes. A slot is 32 bytes. Its entry: the value with the depth in its lowest
-8 bits (2^-44 of the value), and a check word, the key XOR the first. The key is the board XOR a
-salt drawn for each root slide of each decision, so the table is never cleared. Beside the entry,
-in the same cache line, the last horizon value computed for a board of that slot: a horizon node's
-value depends on its board alone, so it is reused by any root slide and any later decision that
-meets the board at the horizon (a quarter of a decision's horizon nodes are met more than once). The table is far larger
+the line each spawn changes. The table is one flat array, four 64-bit words a slot, so finding a
+slot is a shift rather than a multiplication by the array's stride: it is on the path of every
+probe. A slot's entry: the value with the depth in its lowest 8 bits (2^-44 of the value), and a
+check word, the key XOR the first. The key is the board XOR a salt drawn for each root slide of
+each decision, so the table is never cleared. Beside the entry, in the same cache line, the last
+horizon value computed for a board of that slot: a horizon node's value depends on its board
+alone, so it is reused by any root slide and any later decision that meets the board at the
+horizon (a quarter of a decision's horizon nodes are met more than once). The table is far larger
 than the processor's caches, so the slots a node will ask for are prefetched a step ahead: the next
-spawn's replies, and the first spawn's replies of each reply that will be searched deeper.
+spawn's replies, and the first spawn's replies of each reply that will be searched deeper (whose
+slides are kept for when it is).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from engines.g2048.kernel import empty_count, transpose
-from engines.jit import (FAST_BIT_DEPOSIT, bits_from_float, deposit_bits, fetch_add, float_from_bits, kernel, prefetch,
-                         trailing_zeros)
+from engines.g2048.kernel import transpose
+from engines.jit import (FAST_BIT_DEPOSIT, bits_from_float, deposit_bits, fetch_add, float_from_bits, inline_kernel,
+                         kernel, popcount, prefetch, trailing_zeros)
 
 ROW_MASK = np.uint64(0xFFFF)
 HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
@@ -78,6 +81,12 @@ def _empty_cells(board):
     folded = board | (board >> np.uint64(2))
     folded |= folded >> np.uint64(1)
     return ~folded & NIBBLE_LOW_BITS
+
+
+@kernel
+def empty_count(board):
+    """The number of empty cells of ``board``: one instruction on the folded nibbles."""
+    return popcount(_empty_cells(board))
 
 
 @kernel
@@ -133,6 +142,8 @@ def _table_index(board, shift):
 
 
 DEPTH_BITS = np.uint64(0xFF)
+#: Words of a table slot: the entry's check word and entry, then the horizon value's.
+SLOT_WORDS = 4
 
 
 @kernel
@@ -140,8 +151,8 @@ def _probe(table, index, key, depth_left):
     """(hit, value) of the entry at ``index`` for ``key``: a hit was searched at least
     ``depth_left`` moves deep. Each word is read once, so a torn entry fails the check instead of
     mixing two boards."""
-    check = table[index, 0]
-    entry = table[index, 1]
+    check = table[SLOT_WORDS * index + 0]
+    entry = table[SLOT_WORDS * index + 1]
     if check ^ entry != key or entry & DEPTH_BITS < np.uint64(depth_left):
         return False, 0.0
     return True, float_from_bits(entry & ~DEPTH_BITS)
@@ -151,8 +162,8 @@ def _probe(table, index, key, depth_left):
 def _store(table, index, key, depth_left, value):
     """The value's lowest 8 bits (2^-44 of it) give way to the depth."""
     entry = (bits_from_float(value) & ~DEPTH_BITS) | np.uint64(depth_left)
-    table[index, 1] = entry
-    table[index, 0] = key ^ entry
+    table[SLOT_WORDS * index + 1] = entry
+    table[SLOT_WORDS * index + 0] = key ^ entry
 
 
 @kernel
@@ -161,8 +172,8 @@ def _recall_horizon(table, index, board):
     value is its board's alone (not its depth's, nor its root slide's), so it serves any search
     that meets that board at the horizon again, in any root slide or decision. Words 2 and 3: the
     board XOR the value's bits, and those bits."""
-    bits = table[index, 3]
-    if table[index, 2] ^ bits != board:
+    bits = table[SLOT_WORDS * index + 3]
+    if table[SLOT_WORDS * index + 2] ^ bits != board:
         return False, 0.0
     return True, float_from_bits(bits)
 
@@ -170,8 +181,8 @@ def _recall_horizon(table, index, board):
 @kernel
 def _remember_horizon(table, index, board, value):
     bits = bits_from_float(value)
-    table[index, 3] = bits
-    table[index, 2] = board ^ bits
+    table[SLOT_WORDS * index + 3] = bits
+    table[SLOT_WORDS * index + 2] = board ^ bits
 
 
 @kernel
@@ -183,7 +194,7 @@ def _line_sum(lines, heuristic):
             + np.float64(heuristic[lines >> np.uint64(48)]))
 
 
-@kernel
+@inline_kernel
 def best_leaf(board, left, right, heuristic):
     """The heuristic of the best slide of ``board`` (0 when nothing moves): the player's move at
     the search's horizon. Up and down are slid and scored in the transposed board, so each slide
@@ -242,7 +253,7 @@ def _reslid(slide_index, line, along, table, heuristic, slid, slid_values):
     return value if (after != line) | (others_moved != 0) else 0.0
 
 
-@kernel
+@inline_kernel
 def horizon_chance(board, left, right, heuristic, slid, slid_values):
     """The expected value of a chance node all of whose spawns lie at the horizon: the average
     over its spawns of :func:`best_leaf`, to the last bit, found faster.
@@ -298,24 +309,20 @@ def horizon_chance(board, left, right, heuristic, slid, slid_values):
     return expected / empties
 
 
-#: directions[level] past the last slide: 4 when the spawned board's best slide is still to be
-#: added to the node's total, SPAWN_DONE when it was added already (a horizon spawn).
-SPAWN_DONE = 5
-
-
 @kernel
 def new_frames():
-    """Scratch space for :func:`chance_value`, one row per chance node on the current path: the
-    node's board, depth still to search, probability of each spawn cell, number of empty cells,
-    the running sum, the spawn being tried (cell scan and tile), the best slide value after it and
-    which slide comes next, the four slides; a horizon node's slides; and
-    the next spawn's board with its four slides, worked out ahead; the replies still to try (a bit
-    for each slide that moves something). A thread makes it once and reuses it for all its items."""
+    """Scratch space for :func:`chance_value`: a frame per chance node on the current path, which
+    keeps the node while a child of it is searched (its board, depth still to search, probability
+    of each spawn cell, number of empty cells, running sum, the spawn being tried: cell and tile,
+    the best reply value so far and the replies still to try, a bit each), and, per level, the
+    spawn's four slides and the next spawn's board with its four slides, worked out ahead; then a
+    horizon node's slides. A thread makes it once and reuses it for all its items."""
     return (np.zeros(MAX_LEVELS, np.uint64), np.zeros(MAX_LEVELS, np.int64), np.zeros(MAX_LEVELS, np.float64),
             np.zeros(MAX_LEVELS, np.int64), np.zeros(MAX_LEVELS, np.float64), np.zeros(MAX_LEVELS, np.int64),
-            np.zeros(MAX_LEVELS, np.int64), np.zeros(MAX_LEVELS, np.float64), np.zeros(MAX_LEVELS, np.int64),
-            np.zeros((MAX_LEVELS, 4), np.uint64), np.zeros((4, 6), np.uint64), np.zeros((4, 5), np.float64),
-            np.zeros((MAX_LEVELS, 4), np.uint64), np.zeros(MAX_LEVELS, np.uint64), np.zeros(MAX_LEVELS, np.uint64))
+            np.zeros(MAX_LEVELS, np.int64), np.zeros(MAX_LEVELS, np.float64), np.zeros(MAX_LEVELS, np.uint64),
+            np.zeros((MAX_LEVELS, 4), np.uint64), np.zeros((MAX_LEVELS, 4), np.uint64), np.zeros(MAX_LEVELS, np.uint64),
+            np.zeros((MAX_LEVELS, 4, 4), np.uint64), np.zeros((MAX_LEVELS, 4), np.uint64),
+            np.zeros((4, 6), np.uint64), np.zeros((4, 5), np.float64))
 
 
 @kernel
@@ -323,148 +330,165 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
                  counters):
     """Expected value of ``board`` before its spawn, ``depth_left`` player moves still to search.
 
-    Depth first with an explicit stack of frames (one per chance node on the current path)
-    rather than recursion: numba's calls would pass and reference-count every table each time.
-    A spawn whose children lie beyond the horizon (too unlikely, or the last move) is scored at
-    once by :func:`best_leaf`; most spawns are such. ``frames`` is scratch from :func:`new_frames`."""
+    Depth first with an explicit stack of frames rather than recursion: numba's calls would pass
+    and reference-count every table each time. The node being searched lives in local variables;
+    its frame keeps it only while a child of it is searched, so a spawn whose replies all lie in
+    the table or at the horizon (most do) is tried, its replies scored and its value added in one
+    pass. A spawn whose children lie beyond the horizon (too unlikely, or the last move) is scored
+    at once by :func:`best_leaf`. ``frames`` is scratch from :func:`new_frames`."""
     if probability < threshold or depth_left <= 0:
         return board_heuristic(board, heuristic)
     hit, value = _probe(table, _table_index(board, shift), board ^ salt, depth_left)
     if hit:
         counters[TABLE_HITS] += 1
         return value
-    (boards, depth, cell_probability, empties, totals, cells, spawns, bests, directions, slides, slid, slid_values,
-     ahead, ahead_spawned, pending) = frames
+    (boards, depth, cell_probability, empties, totals, cells, spawns, bests, pending, slides, ahead, ahead_spawned,
+     grand, grand_spawned, slid, slid_values) = frames
 
     level = 0
-    boards[0] = board
-    depth[0] = depth_left
-    empties[0] = empty_count(board)
-    cell_probability[0] = probability / empties[0]
-    totals[0] = 0.0
-    cells[0] = -1
-    spawns[0] = 1
-    directions[0] = SPAWN_DONE
+    node = board
+    node_depth = depth_left
+    node_empties = empty_count(board)
+    node_probability = probability / node_empties
+    total = 0.0
+    cell = -1
+    spawn = 1  # 0: a 2 on ``cell``, 1: a 4; the first step goes on to a 2 on the first empty cell
+    best = 0.0
+    remaining = np.uint64(0)
+    # Set when a child's value has come back into the middle of its spawn's replies.
+    resumed = False
     # Counted here and written once at the end: an array's count in memory would chain every step.
     evaluations = 0
     hits = 0
     while True:
-        direction = directions[level]
-        if direction < 4:
-            # The replies of the spawn being tried, in one loop while their values are at hand (in
-            # the table, or a horizon node's); a reply to search deeper leaves it for its own frame.
-            child_depth = depth[level] - 1
-            child_probability = cell_probability[level] * (0.9 if spawns[level] == 0 else 0.1)
-            best = bests[level]
-            deeper = np.uint64(0)
-            # The replies that move something, in order, each found in one step.
-            remaining = pending[level]
-            while remaining != 0:
-                direction = trailing_zeros(remaining)
-                remaining &= remaining - np.uint64(1)
-                after = slides[level, direction]
-                index = _table_index(after, shift)
-                hit, value = _probe(table, index, after ^ salt, child_depth)
-                if hit:
-                    hits += 1
-                elif child_depth <= 1 or child_probability * 0.9 < threshold * empty_count(after):
-                    # Counted as searched even when remembered, so the count is the search's own,
-                    # whatever the slot held.
-                    evaluations += 8 * empty_count(after)
-                    known, value = _recall_horizon(table, index, after)
-                    if not known:
-                        value = horizon_chance(after, left, right, heuristic, slid, slid_values)
-                        _remember_horizon(table, index, after, value)
-                    _store(table, index, after ^ salt, child_depth, value)
-                else:
-                    deeper = after
-                    break
-                best = max(best, value)
-            bests[level] = best
-            pending[level] = remaining
-            if deeper == 0:
-                directions[level] = 4
+        if not resumed:
+            # The next spawn: a 4 on the same cell after a 2, else a 2 on the next empty cell.
+            if spawn == 0:
+                spawn = 1
             else:
-                level += 1
-                boards[level] = deeper
-                depth[level] = child_depth
-                empties[level] = empty_count(deeper)
-                cell_probability[level] = child_probability / empties[level]
-                totals[level] = 0.0
-                cells[level] = -1
-                spawns[level] = 1
-                directions[level] = SPAWN_DONE
-            continue
-        if direction == 4:
-            totals[level] += (0.9 if spawns[level] == 0 else 0.1) * bests[level]
-        # The next spawn: a 4 on the same cell after a 2, else a 2 on the next empty cell.
-        current = boards[level]
-        if spawns[level] == 0:
-            spawns[level] = 1
-        else:
-            spawns[level] = 0
-            cell = _next_empty(current, cells[level])
-            cells[level] = cell
-            if cell == 16:
-                # Every spawn tried: the node's value goes to its parent.
-                value = totals[level] / empties[level]
-                _store(table, _table_index(current, shift), current ^ salt, depth[level], value)
-                if level == 0:
-                    counters[EVALUATIONS] += evaluations
-                    counters[TABLE_HITS] += hits
-                    return value
-                level -= 1
-                if value > bests[level]:
-                    bests[level] = value
-                continue
-        tile_probability = 0.9 if spawns[level] == 0 else 0.1
-        board_after_spawn = current | (np.uint64(spawns[level] + 1) << np.uint64(4 * cells[level]))
-        if depth[level] <= 1 or cell_probability[level] * tile_probability < threshold:
-            evaluations += 4
-            totals[level] += tile_probability * best_leaf(board_after_spawn, left, right, heuristic)
-            directions[level] = SPAWN_DONE
-            continue
-        if ahead_spawned[level] == board_after_spawn:
-            for direction in range(4):
-                slides[level, direction] = ahead[level, direction]
-        else:
-            _replies(board_after_spawn, left, right, slides[level])
-            for direction in range(4):
-                prefetch(table, _table_index(slides[level, direction], shift))
-        if depth[level] > 2:
-            # A reply searched deeper will first try a 2 on its first empty cell: those replies'
-            # table slots are asked for right after, too soon for a prefetch made then.
-            child_probability = cell_probability[level] * tile_probability * 0.9
-            for direction in range(4):
-                reply = slides[level, direction]
-                if reply == board_after_spawn or child_probability < threshold * empty_count(reply):
+                spawn = 0
+                cell = _next_empty(node, cell)
+                if cell == 16:
+                    # Every spawn tried: the node's value goes to its parent.
+                    value = total / node_empties
+                    _store(table, _table_index(node, shift), node ^ salt, node_depth, value)
+                    if level == 0:
+                        counters[EVALUATIONS] += evaluations
+                        counters[TABLE_HITS] += hits
+                        return value
+                    level -= 1
+                    node = boards[level]
+                    node_depth = depth[level]
+                    node_empties = empties[level]
+                    node_probability = cell_probability[level]
+                    total = totals[level]
+                    cell = cells[level]
+                    spawn = spawns[level]
+                    best = max(bests[level], value)
+                    remaining = pending[level]
+                    resumed = True
                     continue
-                cell = _next_empty(reply, -1)
-                _replies(reply | (np.uint64(1) << np.uint64(4 * cell)), left, right, slid[0])
-                for grandchild in range(4):
-                    prefetch(table, _table_index(slid[0, grandchild], shift))
-        # The spawn searched after this one, slid now so that its table slots load while this
-        # spawn's replies are searched: a 4 here if it is likely enough, else a 2 on the next
-        # empty cell (as likely as this spawn, so searched too).
-        following = np.uint64(0)
-        if spawns[level] == 0 and cell_probability[level] * 0.1 >= threshold:
-            following = current | (np.uint64(2) << np.uint64(4 * cells[level]))
-        else:
-            cell = _next_empty(current, cells[level])
-            if cell < 16:
-                following = current | (np.uint64(1) << np.uint64(4 * cell))
-        if following != 0:
-            _replies(following, left, right, ahead[level])
+            tile_probability = 0.9 if spawn == 0 else 0.1
+            spawned = node | (np.uint64(spawn + 1) << np.uint64(4 * cell))
+            if node_depth <= 1 or node_probability * tile_probability < threshold:
+                evaluations += 4
+                total += tile_probability * best_leaf(spawned, left, right, heuristic)
+                continue
+            if ahead_spawned[level] == spawned:
+                for direction in range(4):
+                    slides[level, direction] = ahead[level, direction]
+            else:
+                _replies(spawned, left, right, slides[level])
+                for direction in range(4):
+                    prefetch(table, SLOT_WORDS * _table_index(slides[level, direction], shift))
+            if node_depth > 2:
+                # A reply searched deeper will first try a 2 on its first empty cell: those replies'
+                # table slots are asked for right after, too soon for a prefetch made then.
+                child_probability = node_probability * tile_probability * 0.9
+                for direction in range(4):
+                    reply = slides[level, direction]
+                    grand_spawned[level, direction] = 0
+                    if reply == spawned or child_probability < threshold * empty_count(reply):
+                        continue
+                    first = reply | (np.uint64(1) << np.uint64(4 * _next_empty(reply, -1)))
+                    grand_spawned[level, direction] = first
+                    _replies(first, left, right, grand[level, direction])
+                    for grandchild in range(4):
+                        prefetch(table, SLOT_WORDS * _table_index(grand[level, direction, grandchild], shift))
+            # The spawn searched after this one, slid now so that its table slots load while this
+            # spawn's replies are searched: a 4 here if it is likely enough, else a 2 on the next
+            # empty cell (as likely as this spawn, so searched too).
+            following = np.uint64(0)
+            if spawn == 0 and node_probability * 0.1 >= threshold:
+                following = node | (np.uint64(2) << np.uint64(4 * cell))
+            else:
+                next_cell = _next_empty(node, cell)
+                if next_cell < 16:
+                    following = node | (np.uint64(1) << np.uint64(4 * next_cell))
+            if following != 0:
+                _replies(following, left, right, ahead[level])
+                for direction in range(4):
+                    prefetch(table, SLOT_WORDS * _table_index(ahead[level, direction], shift))
+            ahead_spawned[level] = following
+            best = 0.0
+            evaluations += 4
+            remaining = np.uint64(0)
             for direction in range(4):
-                prefetch(table, _table_index(ahead[level, direction], shift))
-        ahead_spawned[level] = following
-        bests[level] = 0.0
-        directions[level] = 0
-        evaluations += 4
-        legal = np.uint64(0)
+                remaining |= np.uint64(slides[level, direction] != spawned) << np.uint64(direction)
+        resumed = False
+        # The replies that move something, in order, each found in one step; their values are at
+        # hand (in the table, or a horizon node's) but for a reply to search deeper, which leaves
+        # this spawn for its own node.
+        child_depth = node_depth - 1
+        child_probability = node_probability * (0.9 if spawn == 0 else 0.1)
+        deeper = np.uint64(0)
+        deeper_direction = 0
+        while remaining != 0:
+            direction = trailing_zeros(remaining)
+            remaining &= remaining - np.uint64(1)
+            after = slides[level, direction]
+            index = _table_index(after, shift)
+            hit, value = _probe(table, index, after ^ salt, child_depth)
+            if hit:
+                hits += 1
+            elif child_depth <= 1 or child_probability * 0.9 < threshold * empty_count(after):
+                # Counted as searched even when remembered, so the count is the search's own,
+                # whatever the slot held.
+                evaluations += 8 * empty_count(after)
+                known, value = _recall_horizon(table, index, after)
+                if not known:
+                    value = horizon_chance(after, left, right, heuristic, slid, slid_values)
+                    _remember_horizon(table, index, after, value)
+                _store(table, index, after ^ salt, child_depth, value)
+            else:
+                deeper = after
+                deeper_direction = direction
+                break
+            best = max(best, value)
+        if deeper == 0:
+            total += (0.9 if spawn == 0 else 0.1) * best
+            continue
+        boards[level] = node
+        depth[level] = node_depth
+        empties[level] = node_empties
+        cell_probability[level] = node_probability
+        totals[level] = total
+        cells[level] = cell
+        spawns[level] = spawn
+        bests[level] = best
+        pending[level] = remaining
+        # Its first spawn's replies were slid (and their slots prefetched) with this spawn's.
         for direction in range(4):
-            legal |= np.uint64(slides[level, direction] != board_after_spawn) << np.uint64(direction)
-        pending[level] = legal
+            ahead[level + 1, direction] = grand[level, deeper_direction, direction]
+        ahead_spawned[level + 1] = grand_spawned[level, deeper_direction]
+        level += 1
+        node = deeper
+        node_depth = child_depth
+        node_empties = empty_count(deeper)
+        node_probability = child_probability / node_empties
+        total = 0.0
+        cell = -1
+        spawn = 1
 
 
 @kernel

@@ -93,12 +93,13 @@ CACHE_LINE = 64
 
 
 def new_table(bits: int) -> np.ndarray:
-    """A transposition table of 2^``bits`` slots of four words, zeroed, starting on a cache line so
-    that no slot straddles two: the entry and the horizon value beside it arrive in one load."""
+    """A transposition table of 2^``bits`` slots of four words (one flat array, slot i at words
+    4i to 4i + 3), zeroed, starting on a cache line so that no slot straddles two: the entry and
+    the horizon value beside it arrive in one load."""
     words = (1 << bits) * SLOT_BYTES // 8
     raw = np.zeros(words + CACHE_LINE // 8, np.uint64)
     skip = (-raw.ctypes.data % CACHE_LINE) // 8
-    return raw[skip:skip + words].reshape(1 << bits, SLOT_BYTES // 8)
+    return raw[skip:skip + words]
 
 
 class Expectimax:

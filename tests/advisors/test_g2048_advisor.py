@@ -211,7 +211,7 @@ def test_horizon_node_averages_its_spawns_best_slides(rows):
 
 
 def test_table_entries_need_their_key_depth_and_both_words():
-    table = np.zeros((8, 2), np.uint64)
+    table = np.zeros(8 * kernel.SLOT_WORDS, np.uint64)
     first, second = np.uint64(0x1234_5678_9ABC_DEF0), np.uint64(0x0FED_CBA9_8765_4321)
     kernel._store(table, 3, first, 4, 1_475_605.6)
     kernel._store(table, 5, second, 2, 900_000.25)
@@ -221,14 +221,14 @@ def test_table_entries_need_their_key_depth_and_both_words():
     assert not kernel._probe(table, 3, first, 5)[0]      # shallower than asked
     assert not kernel._probe(table, 3, second, 2)[0]     # another board in that slot
     # Two threads writing one slot at once can leave one word of each entry: neither reads.
-    table[3, 1] = table[5, 1]
+    table[3 * kernel.SLOT_WORDS + 1] = table[5 * kernel.SLOT_WORDS + 1]
     assert not kernel._probe(table, 3, first, 4)[0]
     assert not kernel._probe(table, 3, second, 2)[0]
 
 
 def test_horizon_values_are_kept_beside_the_entry_by_board_alone():
     table = search.new_table(3)
-    assert table.ctypes.data % search.CACHE_LINE == 0 and table.shape == (8, 4)
+    assert table.ctypes.data % search.CACHE_LINE == 0 and table.shape == (8 * kernel.SLOT_WORDS,)
     board, other = np.uint64(0x0000_1200_0031_0002), np.uint64(0x0000_1200_0031_0003)
     assert not kernel._recall_horizon(table, 6, board)[0]      # a zeroed slot knows no board
     kernel._remember_horizon(table, 6, board, 1_475_605.6015625)
