@@ -23,10 +23,11 @@ fetched and built by whoever runs the benchmark, outside Kibitz, with its own bu
     git clone https://github.com/nneonneo/2048-ai && cd 2048-ai && ./configure && make   # bin/2048.so
 
 PATH is that checkout (or its ``bin/2048.so``). Its ``score_toplevel_move(board, move)`` is called
-through ctypes for the four slides, as its ``find_best_move`` does. The positions are those of
-``--table LOG`` or, without a log, of one short game Kibitz plays at a fixed depth of 3 from seed
-``--first-seed`` (5 unless given: 10,752 moves to 16384 in a few seconds), ``--positions`` of them
-evenly spread. The process is pinned to one core (``--core``; nneonneo's library runs in it), and
+through ctypes for the four slides, as its ``find_best_move`` does. The positions are the 300 of
+``benchmarks/g2048_positions.txt`` (spread over one game Kibitz played at a fixed depth of 3 from
+seed 5 with its search of 2026-11-27: fixed, since that game changes with the search), or those of
+``--table LOG``, or of one short game Kibitz plays now at depth 3 from ``--first-seed``;
+``--positions`` of them evenly spread. The process is pinned to one core (``--core``; nneonneo's library runs in it), and
 each position is searched in turn by nneonneo, by Kibitz at nneonneo's settings (cut-off 1e-4, its
 adaptive depth max(3, distinct tiles - 2), its heuristic, one thread) and by Kibitz at its default
 settings (cut-off 3e-4, one thread), so all meet the machine in the same state. Printed: each one's
@@ -84,7 +85,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="at least this many games (default 20)")
     parser.add_argument("--minutes", type=float, default=60.0, help="start no new game after this (default 60)")
     parser.add_argument("--first-seed", type=int, default=None,
-                        help="the first game's seed (default 1; beside the anchor, the positions' game: 5)")
+                        help="the first game's seed (default 1); beside the anchor, time the positions of a game "
+                             "Kibitz plays now from this seed instead of benchmarks/g2048_positions.txt")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--depth", type=int, default=None, help="fixed depth instead of the adaptive one")
     parser.add_argument("--cutoff", type=float, default=PROBABILITY_THRESHOLD,
@@ -111,10 +113,12 @@ def main() -> None:
         if not comparing:
             print_table(records, f"Kibitz ({len(records)} games)")
             return
+    elif comparing and args.first_seed is None:
+        positions = read_positions(POSITIONS)
+        source = f"{POSITIONS.name}: one game Kibitz played at depth 3 from seed 5 with its search of 2026-11-27"
     elif comparing:
-        seed = 5 if args.first_seed is None else args.first_seed
-        positions = game_positions(seed)
-        source = f"one game Kibitz played at depth 3 from seed {seed}"
+        positions = game_positions(args.first_seed)
+        source = f"one game Kibitz played at depth 3 from seed {args.first_seed}"
     if comparing:
         if len(positions) > args.positions > 0:
             step = len(positions) / args.positions
@@ -188,6 +192,31 @@ def print_table(records: list[GameRecord], name: str) -> None:
 NNEONNEO_REPOSITORY = "https://github.com/nneonneo/2048-ai"
 # nneonneo's move codes: 0 up, 1 down, 2 left, 3 right; Kibitz's: 0 up, 1 right, 2 down, 3 left.
 NNEONNEO_TO_KIBITZ = (0, 2, 3, 1)
+
+
+#: The boards timed beside nneonneo unless --table or --first-seed says otherwise: fixed, so that a
+#: change to the search is timed on the boards it was timed on before (a game Kibitz plays itself
+#: changes with its search).
+POSITIONS = Path(__file__).resolve().parent / "g2048_positions.txt"
+
+
+def read_positions(path: Path) -> list[int]:
+    """The boards of a positions file: one 16-digit hexadecimal board a line, # comments."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise SystemExit(f"{path}: cannot read the positions: {error}") from None
+    boards = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if len(line) != 16 or any(digit not in "0123456789abcdefABCDEF" for digit in line):
+            raise SystemExit(f"{path} line {number}: {line[:40]!r} is not a board (16 hexadecimal digits)")
+        boards.append(int(line, 16))
+    if not boards:
+        raise SystemExit(f"{path}: no boards")
+    return boards
 
 
 def game_positions(seed: int, depth: int = 3) -> list[int]:

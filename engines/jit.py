@@ -72,6 +72,33 @@ def bits_from_float(typingctx, value):
 
 
 @intrinsic
+def single_bits(typingctx, value):
+    """The IEEE bits of the float32 nearest a float64, in the low half of a uint64: a value kept in
+    32 bits, as a table entry shares its word with a check."""
+    if value != types.float64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        single = builder.fptrunc(args[0], ir.FloatType())
+        return builder.zext(builder.bitcast(single, ir.IntType(32)), ir.IntType(64))
+
+    return types.uint64(types.float64), codegen
+
+
+@intrinsic
+def single_from_bits(typingctx, bits):
+    """The float32 whose IEEE bits are the low half of ``bits``, as a float64 (exactly)."""
+    if bits != types.uint64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        single = builder.bitcast(builder.trunc(args[0], ir.IntType(32)), ir.FloatType())
+        return builder.fpext(single, ir.DoubleType())
+
+    return types.float64(types.uint64), codegen
+
+
+@intrinsic
 def prefetch(typingctx, array, index):
     """Ask the processor to start loading row ``index`` of ``array`` into the cache, so that several
     memory reads (such as a node's children in a large table) overlap instead of waiting in turn."""

@@ -5,22 +5,30 @@ player's best slide; a chance node less likely than ``threshold`` or at the dept
 heuristic instead. Chance nodes are remembered in a transposition table (direct-mapped, always
 replace) with the depth still to search; a hit counts when it was searched at least as deep,
 however likely its node was, as in nneonneo's program. The table starts afresh for every decision.
+A node's probability is worked out in float32, as nneonneo's program does (and the cut-off is the
+float32 nearest it), so that the two programs cut the very same nodes: in float64, a node a hair
+either side of the cut-off changes a subtree.
 
 Each root slide's subtree is searched by one thread, in a table of that thread's own, and its keys
 are salted with a number of its own, so it sees a table of its own, as each of nneonneo's top-level
 moves does: no slide's values depend on another's search, nor on the threads. Most of the work is
 at the horizon: :func:`horizon_chance` scores a node whose spawns all lie there by re-sliding only
-the line each spawn changes. The table is one flat array, four 64-bit words a slot, so finding a
-slot is a shift rather than a multiplication by the array's stride: it is on the path of every
-probe. A slot's entry: the value with the depth in its lowest 8 bits (2^-44 of the value), and a
-check word, the key XOR the first. The key is the board XOR a salt drawn for each root slide of
-each decision, so the table is never cleared. Beside the entry, in the same cache line, the last
-horizon value computed for a board of that slot: a horizon node's value depends on its board
-alone, so it is reused by any root slide and any later decision that meets the board at the
-horizon (a quarter of a decision's horizon nodes are met more than once). The table is far larger
-than the processor's caches, so the slots a node will ask for are prefetched a step ahead: the next
-spawn's replies, and the first spawn's replies of each reply that will be searched deeper (whose
-slides are kept for when it is).
+the line each spawn changes.
+
+The table is one flat array, two 64-bit words a slot (16 bytes: 2^20 slots in 16 MB, which the
+processor's last cache holds far better than 32 MB), so finding a slot is a shift rather than a
+multiplication by the array's stride. A slot's first word is its entry: the value as a float32
+(nneonneo's program keeps float32 values too), 27 check bits of the key and the depth (5 bits);
+one word, so no thread can see half of an entry. The key is the board XOR a salt drawn for each
+root slide of each decision, so the table is never cleared; with the 20 bits of the slot's index,
+47 bits tell one key from another. The second word: the last horizon value computed for a board
+of that slot, a float32 with 32 check bits of the board. A horizon node's value depends on its
+board alone, so it is reused by any root slide and any later decision that meets the board at the
+horizon (a quarter of a decision's horizon nodes are met more than once); it is rounded to float32
+when computed, so a remembered value is the very value a fresh one would be. The table is far
+larger than the processor's first caches, so the slots a node will ask for are prefetched a step
+ahead: the next spawn's replies, and the first spawn's replies of each reply that will be
+searched deeper (whose slides are kept for when it is).
 """
 
 from __future__ import annotations
@@ -28,8 +36,8 @@ from __future__ import annotations
 import numpy as np
 
 from engines.g2048.kernel import transpose
-from engines.jit import (FAST_BIT_DEPOSIT, bits_from_float, deposit_bits, fetch_add, float_from_bits, inline_kernel,
-                         kernel, popcount, prefetch, trailing_zeros)
+from engines.jit import (FAST_BIT_DEPOSIT, deposit_bits, fetch_add, inline_kernel, kernel, popcount, prefetch,
+                         single_bits, single_from_bits, trailing_zeros)
 
 ROW_MASK = np.uint64(0xFFFF)
 HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
@@ -141,48 +149,79 @@ def _table_index(board, shift):
     return ((board ^ (board >> np.uint64(31))) * HASH_MULTIPLIER) >> shift
 
 
-DEPTH_BITS = np.uint64(0xFF)
-#: Words of a table slot: the entry's check word and entry, then the horizon value's.
-SLOT_WORDS = 4
+#: Words of a table slot: the entry, then the horizon value.
+SLOT_WORDS = 2
+#: An entry's low 32 bits: the check (bits 5-31) and the depth still searched (bits 0-4; a search
+#: is at most MAX_LEVELS - 2 = 30 moves deep). The value is in the high 32 bits.
+DEPTH_BITS = np.uint64(0x1F)
+CHECK_BITS = np.uint64(0xFFFFFFE0)
+LOW_HALF = np.uint64(0xFFFFFFFF)
+#: Another odd multiplier than the index's, so the check bits are not the index's over again.
+CHECK_MULTIPLIER = np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+@kernel
+def _entry_check(key):
+    return ((key * CHECK_MULTIPLIER) >> np.uint64(32)) & CHECK_BITS
 
 
 @kernel
 def _probe(table, index, key, depth_left):
     """(hit, value) of the entry at ``index`` for ``key``: a hit was searched at least
-    ``depth_left`` moves deep. Each word is read once, so a torn entry fails the check instead of
-    mixing two boards."""
-    check = table[SLOT_WORDS * index + 0]
-    entry = table[SLOT_WORDS * index + 1]
-    if check ^ entry != key or entry & DEPTH_BITS < np.uint64(depth_left):
+    ``depth_left`` moves deep. A zeroed slot holds depth 0, which no search asks for."""
+    entry = table[SLOT_WORDS * index]
+    if entry & CHECK_BITS != _entry_check(key) or entry & DEPTH_BITS < np.uint64(depth_left):
         return False, 0.0
-    return True, float_from_bits(entry & ~DEPTH_BITS)
+    return True, single_from_bits(entry >> np.uint64(32))
 
 
 @kernel
 def _store(table, index, key, depth_left, value):
-    """The value's lowest 8 bits (2^-44 of it) give way to the depth."""
-    entry = (bits_from_float(value) & ~DEPTH_BITS) | np.uint64(depth_left)
-    table[SLOT_WORDS * index + 1] = entry
-    table[SLOT_WORDS * index + 0] = key ^ entry
+    """The value is kept as the float32 nearest it."""
+    table[SLOT_WORDS * index] = (single_bits(value) << np.uint64(32)) | _entry_check(key) | np.uint64(depth_left)
+
+
+@kernel
+def _board_check(board):
+    """32 bits of ``board`` (never 0, which a zeroed slot holds)."""
+    return ((board * CHECK_MULTIPLIER) >> np.uint64(32)) | np.uint64(1)
 
 
 @kernel
 def _recall_horizon(table, index, board):
     """(known, value) of the horizon value kept at ``index`` beside the entry: a horizon node's
     value is its board's alone (not its depth's, nor its root slide's), so it serves any search
-    that meets that board at the horizon again, in any root slide or decision. Words 2 and 3: the
-    board XOR the value's bits, and those bits."""
-    bits = table[SLOT_WORDS * index + 3]
-    if table[SLOT_WORDS * index + 2] ^ bits != board:
+    that meets that board at the horizon again, in any root slide or decision."""
+    word = table[SLOT_WORDS * index + 1]
+    if word & LOW_HALF != _board_check(board):
         return False, 0.0
-    return True, float_from_bits(bits)
+    return True, single_from_bits(word >> np.uint64(32))
 
 
 @kernel
 def _remember_horizon(table, index, board, value):
-    bits = bits_from_float(value)
-    table[SLOT_WORDS * index + 3] = bits
-    table[SLOT_WORDS * index + 2] = board ^ bits
+    table[SLOT_WORDS * index + 1] = (single_bits(value) << np.uint64(32)) | _board_check(board)
+
+
+@kernel
+def as_single(value):
+    """``value`` rounded to the float32 nearest it, as a table keeps it and nneonneo's program
+    works out probabilities. A float32 product or quotient of float32s is the float64 one rounded
+    so: the float64 one is exact (a product) or close enough that rounding twice changes nothing
+    (a quotient: 53 bits >= 2 x 24 + 2)."""
+    return single_from_bits(single_bits(value))
+
+
+#: The chances of a 2 and of a 4, as float32 (as nneonneo's program weighs a node's probability).
+TWO_CHANCE = float(np.float32(0.9))
+FOUR_CHANCE = float(np.float32(0.1))
+
+
+@kernel
+def _spawn_chance(probability, board):
+    """The probability of the first spawn (a 2) of a node of ``probability`` on ``board``: below
+    the cut-off, every child of the node lies beyond the horizon."""
+    return as_single(as_single(probability / empty_count(board)) * TWO_CHANCE)
 
 
 @kernel
@@ -349,7 +388,7 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
     node = board
     node_depth = depth_left
     node_empties = empty_count(board)
-    node_probability = probability / node_empties
+    node_probability = as_single(probability / node_empties)
     total = 0.0
     cell = -1
     spawn = 1  # 0: a 2 on ``cell``, 1: a 4; the first step goes on to a 2 on the first empty cell
@@ -388,11 +427,11 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
                     remaining = pending[level]
                     resumed = True
                     continue
-            tile_probability = 0.9 if spawn == 0 else 0.1
+            tile_probability = TWO_CHANCE if spawn == 0 else FOUR_CHANCE
             spawned = node | (np.uint64(spawn + 1) << np.uint64(4 * cell))
-            if node_depth <= 1 or node_probability * tile_probability < threshold:
+            if node_depth <= 1 or as_single(node_probability * tile_probability) < threshold:
                 evaluations += 4
-                total += tile_probability * best_leaf(spawned, left, right, heuristic)
+                total += (0.9 if spawn == 0 else 0.1) * best_leaf(spawned, left, right, heuristic)
                 continue
             if ahead_spawned[level] == spawned:
                 for direction in range(4):
@@ -404,11 +443,11 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
             if node_depth > 2:
                 # A reply searched deeper will first try a 2 on its first empty cell: those replies'
                 # table slots are asked for right after, too soon for a prefetch made then.
-                child_probability = node_probability * tile_probability * 0.9
+                child_probability = as_single(node_probability * tile_probability)
                 for direction in range(4):
                     reply = slides[level, direction]
                     grand_spawned[level, direction] = 0
-                    if reply == spawned or child_probability < threshold * empty_count(reply):
+                    if reply == spawned or _spawn_chance(child_probability, reply) < threshold:
                         continue
                     first = reply | (np.uint64(1) << np.uint64(4 * _next_empty(reply, -1)))
                     grand_spawned[level, direction] = first
@@ -419,7 +458,7 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
             # spawn's replies are searched: a 4 here if it is likely enough, else a 2 on the next
             # empty cell (as likely as this spawn, so searched too).
             following = np.uint64(0)
-            if spawn == 0 and node_probability * 0.1 >= threshold:
+            if spawn == 0 and as_single(node_probability * FOUR_CHANCE) >= threshold:
                 following = node | (np.uint64(2) << np.uint64(4 * cell))
             else:
                 next_cell = _next_empty(node, cell)
@@ -440,7 +479,7 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
         # hand (in the table, or a horizon node's) but for a reply to search deeper, which leaves
         # this spawn for its own node.
         child_depth = node_depth - 1
-        child_probability = node_probability * (0.9 if spawn == 0 else 0.1)
+        child_probability = as_single(node_probability * (TWO_CHANCE if spawn == 0 else FOUR_CHANCE))
         deeper = np.uint64(0)
         deeper_direction = 0
         while remaining != 0:
@@ -451,13 +490,14 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
             hit, value = _probe(table, index, after ^ salt, child_depth)
             if hit:
                 hits += 1
-            elif child_depth <= 1 or child_probability * 0.9 < threshold * empty_count(after):
+            elif child_depth <= 1 or _spawn_chance(child_probability, after) < threshold:
                 # Counted as searched even when remembered, so the count is the search's own,
                 # whatever the slot held.
                 evaluations += 8 * empty_count(after)
                 known, value = _recall_horizon(table, index, after)
                 if not known:
-                    value = horizon_chance(after, left, right, heuristic, slid, slid_values)
+                    # Rounded as the table keeps it, so a value found there later is this one.
+                    value = as_single(horizon_chance(after, left, right, heuristic, slid, slid_values))
                     _remember_horizon(table, index, after, value)
                 _store(table, index, after ^ salt, child_depth, value)
             else:
@@ -485,18 +525,19 @@ def chance_value(board, depth_left, probability, threshold, left, right, heurist
         node = deeper
         node_depth = child_depth
         node_empties = empty_count(deeper)
-        node_probability = child_probability / node_empties
+        node_probability = as_single(child_probability / node_empties)
         total = 0.0
         cell = -1
         spawn = 1
 
 
 @kernel
-def root_items(board, left, right, items, item_spawn, spawn_probability, spawn_direction, counters):
+def root_items(board, left, right, items, item_spawn, spawn_probability, spawn_chance, spawn_direction, counters):
     """The work items of a decision: for every legal slide of ``board``, every spawn after it
     and every legal reply to that spawn, the board after the reply (a chance node two moves deep).
     ``item_spawn`` gives each item's spawn, and ``spawn_probability`` and ``spawn_direction`` each
-    spawn's probability (the tile's over the empty cells) and root slide. Items follow the slides,
+    spawn's probability (the tile's over the empty cells) and root slide; ``spawn_chance`` its
+    probability in float32, as the search weighs it against the cut-off. Items follow the slides,
     the cells, the 2 before the 4, then the replies: neighbouring items share most of their
     subtrees, so the table entries they need are still in the cache. Items are small (a few
     hundred per decision), so the threads run out of work at nearly the same time. Returns the
@@ -519,6 +560,7 @@ def root_items(board, left, right, items, item_spawn, spawn_probability, spawn_d
             for tile in range(1, 3):
                 spawned = after | (np.uint64(tile) << shift)
                 spawn_probability[spawns] = (0.9 if tile == 1 else 0.1) / empties
+                spawn_chance[spawns] = as_single(as_single(1.0 / empties) * (TWO_CHANCE if tile == 1 else FOUR_CHANCE))
                 spawn_direction[spawns] = slide_direction
                 _replies(spawned, left, right, replies)
                 counters[EVALUATIONS] += 4
@@ -554,7 +596,7 @@ def slide_order(item_spawn, spawn_direction, count, order):
 
 
 @kernel
-def item_values(items, item_spawn, spawn_probability, spawn_direction, count, order, slides, depth_left, values,
+def item_values(items, item_spawn, spawn_chance, spawn_direction, count, order, slides, depth_left, values,
                 next_slide, threshold, left, right, heuristic, table, salts, shift, counters):
     """Each thread of a decision runs this with a table of its own: it takes root slide after
     root slide (``order[:slides]``) from the shared counter ``next_slide`` and writes the value of
@@ -575,7 +617,7 @@ def item_values(items, item_spawn, spawn_probability, spawn_direction, count, or
             spawn = item_spawn[item]
             if spawn_direction[spawn] != direction:
                 continue
-            values[item] = chance_value(items[item], depth_left, spawn_probability[spawn], threshold, left, right,
+            values[item] = chance_value(items[item], depth_left, spawn_chance[spawn], threshold, left, right,
                                         heuristic, table, salt, shift, frames, counters)
 
 

@@ -88,14 +88,14 @@ MAX_SPAWNS = 4 * 15 * 2
 MAX_ITEMS = 4 * MAX_SPAWNS
 
 
-SLOT_BYTES = 32
+SLOT_BYTES = 16
 CACHE_LINE = 64
 
 
 def new_table(bits: int) -> np.ndarray:
-    """A transposition table of 2^``bits`` slots of four words (one flat array, slot i at words
-    4i to 4i + 3), zeroed, starting on a cache line so that no slot straddles two: the entry and
-    the horizon value beside it arrive in one load."""
+    """A transposition table of 2^``bits`` slots of two words (one flat array, slot i at words 2i
+    and 2i + 1), zeroed, starting on a cache line so that no slot straddles two: the entry and the
+    horizon value beside it arrive in one load."""
     words = (1 << bits) * SLOT_BYTES // 8
     raw = np.zeros(words + CACHE_LINE // 8, np.uint64)
     skip = (-raw.ctypes.data % CACHE_LINE) // 8
@@ -115,11 +115,13 @@ class Expectimax:
         limits.check_int(table_bits, "the table size (bits)", 1, 40)
         if not 0 < threshold <= 1:
             raise NotationError(f"the probability threshold is {threshold!r}; it must be above 0 and at most 1")
-        # A transposition table per thread: four 64-bit words a slot (an entry and a horizon value).
+        # A transposition table per thread: two 64-bit words a slot (an entry and a horizon value).
         limits.check_memory(f"{min(threads, 4)} transposition tables of 2^{table_bits} slots",
                             SLOT_BYTES * min(threads, 4) << table_bits, field="the table size")
         self.weights = weights
         self.threshold = threshold
+        # nneonneo's program compares float32 probabilities with the float32 nearest its cut-off.
+        self._cutoff = float(np.float32(threshold))
         self.threads = threads
         # A worker searches whole root slides, so more than four would idle.
         workers = min(threads, 4)
@@ -133,6 +135,7 @@ class Expectimax:
         self._item_spawn = np.zeros(MAX_ITEMS, np.int64)
         self._values = np.zeros(MAX_ITEMS, np.float64)
         self._spawn_probability = np.zeros(MAX_SPAWNS, np.float64)
+        self._spawn_chance = np.zeros(MAX_SPAWNS, np.float64)
         self._spawn_direction = np.zeros(MAX_SPAWNS, np.int64)
         self._next_slide = np.zeros(1, np.int64)
         self._slide_order = np.zeros(4, np.int64)
@@ -145,14 +148,14 @@ class Expectimax:
         # program, so no slide's values depend on what another slide's search stored.
         salts = self._salts.integers(1, 2**63, size=4).astype(np.uint64)
         count, spawns = kernel.root_items(board, engine_kernel.LEFT_TABLE, engine_kernel.RIGHT_TABLE, self._items,
-                                          self._item_spawn, self._spawn_probability, self._spawn_direction,
-                                          self._counters[0])
+                                          self._item_spawn, self._spawn_probability, self._spawn_chance,
+                                          self._spawn_direction, self._counters[0])
         slides = kernel.slide_order(self._item_spawn, self._spawn_direction, count, self._slide_order)
         self._next_slide[0] = 0
 
         def work(index: int) -> None:
-            kernel.item_values(self._items, self._item_spawn, self._spawn_probability, self._spawn_direction, count,
-                               self._slide_order, slides, depth - 1, self._values, self._next_slide, self.threshold,
+            kernel.item_values(self._items, self._item_spawn, self._spawn_chance, self._spawn_direction, count,
+                               self._slide_order, slides, depth - 1, self._values, self._next_slide, self._cutoff,
                                engine_kernel.LEFT_TABLE, engine_kernel.RIGHT_TABLE, self._heuristic,
                                self._tables[index], salts, self._shift, self._counters[index])
 

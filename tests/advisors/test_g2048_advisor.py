@@ -104,11 +104,18 @@ def _heuristic32(exponents) -> float:
     return sum(_line_value32(line) for line in rows + columns)
 
 
-def _chance_with_table(exponents, depth, probability, threshold, table) -> float:
+def _single(value: float) -> float:
+    return float(np.float32(value))
+
+
+def _chance_with_table(exponents, depth, probability, threshold, table, level=0) -> float:
     """Spec 3.2 with nneonneo's transposition table, in plain Python: a dict per root slide; a
     node is looked up after the cut-off test and used when it was searched at least as deep
-    (however likely it was then), and stored when searched. ``table`` None: no table."""
-    if probability < threshold or depth <= 0:
+    (however likely it was then), and stored when searched. ``table`` None: no table. The table
+    keeps float32 values, as nneonneo's does; a node two replies below the root slide (``level``
+    2 or more) whose spawns all lie at the horizon is worth its value rounded so, as the compiled
+    search keeps horizon values. Probabilities are float32, as nneonneo's program has them."""
+    if probability < _single(threshold) or depth <= 0:
         return _heuristic32(exponents)
     if table is not None and exponents in table and table[exponents][0] >= depth:
         return table[exponents][1]
@@ -123,12 +130,15 @@ def _chance_with_table(exponents, depth, probability, threshold, table) -> float
             for direction in NNEONNEO_REPLY_ORDER:
                 after = reference.slide(spawned, direction)[0]
                 if after != spawned:
-                    best = max(best, _chance_with_table(after, depth - 1, probability / len(empty) * p, threshold,
-                                                        table))
+                    chance = _single(_single(probability / len(empty)) * _single(p))
+                    best = max(best, _chance_with_table(after, depth - 1, chance, threshold, table, level + 1))
             total += p * best
     value = total / len(empty)
+    first_spawn = _single(_single(probability / len(empty)) * _single(0.9))
+    if table is not None and level >= 2 and (depth <= 1 or first_spawn < _single(threshold)):
+        value = _single(value)
     if table is not None:
-        table[exponents] = (depth, value)
+        table[exponents] = (depth, _single(value))
     return value
 
 
@@ -144,7 +154,7 @@ def _chance_with_table(exponents, depth, probability, threshold, table) -> float
 def test_search_equals_a_plain_search_with_nneonneos_table(rows, depth, threshold, table_matters):
     # The compiled search (its horizon shortcuts, its table, one or two threads) against the
     # expectimax with nneonneo's table rule written plainly: the same values to 1e-12 (float
-    # sums in another order, the table's 2^-44) and so the same best slide.
+    # sums in another order) and so the same best slide.
     state = State.from_rows(rows)
     expected, differences = [], []
     for direction in range(4):
@@ -210,20 +220,20 @@ def test_horizon_node_averages_its_spawns_best_slides(rows):
     assert got == exact
 
 
-def test_table_entries_need_their_key_depth_and_both_words():
+def test_table_entries_need_their_key_and_depth():
     table = np.zeros(8 * kernel.SLOT_WORDS, np.uint64)
     first, second = np.uint64(0x1234_5678_9ABC_DEF0), np.uint64(0x0FED_CBA9_8765_4321)
     kernel._store(table, 3, first, 4, 1_475_605.6)
     kernel._store(table, 5, second, 2, 900_000.25)
     hit, value = kernel._probe(table, 3, first, 4)
-    assert hit and value == pytest.approx(1_475_605.6, rel=2.0 ** -40)
+    assert hit and value == 1_475_605.625                  # the float32 nearest, as nneonneo keeps it
+    assert kernel._probe(table, 5, second, 2) == (True, 900_000.25)
     assert kernel._probe(table, 3, first, 3)[0]          # searched deeper than asked: usable
     assert not kernel._probe(table, 3, first, 5)[0]      # shallower than asked
     assert not kernel._probe(table, 3, second, 2)[0]     # another board in that slot
-    # Two threads writing one slot at once can leave one word of each entry: neither reads.
-    table[3 * kernel.SLOT_WORDS + 1] = table[5 * kernel.SLOT_WORDS + 1]
-    assert not kernel._probe(table, 3, first, 4)[0]
-    assert not kernel._probe(table, 3, second, 2)[0]
+    assert not kernel._probe(table, 4, first, 1)[0]      # a slot never written
+    kernel._store(table, 6, first, 30, 2.5)              # the deepest search, 30 moves, fits its bits
+    assert kernel._probe(table, 6, first, 30) == (True, 2.5)
 
 
 def test_horizon_values_are_kept_beside_the_entry_by_board_alone():
@@ -231,9 +241,9 @@ def test_horizon_values_are_kept_beside_the_entry_by_board_alone():
     assert table.ctypes.data % search.CACHE_LINE == 0 and table.shape == (8 * kernel.SLOT_WORDS,)
     board, other = np.uint64(0x0000_1200_0031_0002), np.uint64(0x0000_1200_0031_0003)
     assert not kernel._recall_horizon(table, 6, board)[0]      # a zeroed slot knows no board
-    kernel._remember_horizon(table, 6, board, 1_475_605.6015625)
+    kernel._remember_horizon(table, 6, board, 1_475_605.625)
     kernel._store(table, 6, board ^ np.uint64(0x5A17), 3, 2_000_000.5)   # the entry beside it
-    assert kernel._recall_horizon(table, 6, board) == (True, 1_475_605.6015625)   # every bit
+    assert kernel._recall_horizon(table, 6, board) == (True, 1_475_605.625)   # every bit of a float32
     assert not kernel._recall_horizon(table, 6, other)[0]
     assert kernel._probe(table, 6, board ^ np.uint64(0x5A17), 3)[0]
 
@@ -246,7 +256,7 @@ def test_remembered_horizon_values_change_no_value():
     state, other = State.from_rows(rows), State.from_rows([[2, 2, 4, 4], [2, 2, 4, 4], [8, 8, 0, 0], [0, 0, 0, 0]])
     expected = [None if after == state.exponents else _chance_with_table(after, 4, 1.0, 5e-3, {}) + 1e-6
                 for after in (reference.slide(state.exponents, d)[0] for d in range(4))]
-    advisor = Expectimax(threads=1, threshold=5e-3, table_bits=10)
+    advisor = Expectimax(threads=1, threshold=5e-3, table_bits=16)   # no slot lost to another board
     for position in (state, other, state, state):
         values = advisor.evaluate(position, Budget(depth=4)).values
     for got, want in zip(values, expected):
