@@ -354,8 +354,10 @@ def new_frames():
     keeps the node while a child of it is searched (its board, depth still to search, probability
     of each spawn cell, number of empty cells, running sum, the spawn being tried: cell and tile,
     the best reply value so far and the replies still to try, a bit each), and, per level, the
-    spawn's four slides and the next spawn's board with its four slides, worked out ahead; then a
-    horizon node's slides. A thread makes it once and reuses it for all its items."""
+    spawn's four slides, the next spawn's board with its four slides, worked out ahead, and each
+    reply's first spawn with its four slides (worked out for the prefetch, kept for when that
+    reply is searched deeper); then a horizon node's slides. A thread makes it once and reuses it
+    for all its items."""
     return (np.zeros(MAX_LEVELS, np.uint64), np.zeros(MAX_LEVELS, np.int64), np.zeros(MAX_LEVELS, np.float64),
             np.zeros(MAX_LEVELS, np.int64), np.zeros(MAX_LEVELS, np.float64), np.zeros(MAX_LEVELS, np.int64),
             np.zeros(MAX_LEVELS, np.int64), np.zeros(MAX_LEVELS, np.float64), np.zeros(MAX_LEVELS, np.uint64),
