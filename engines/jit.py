@@ -1,9 +1,9 @@
 """The one seam between the engines and numba.
 
 Every kernel is compiled with ``@kernel`` (or ``@inline_kernel``, the same inlined into its
-callers): ``cache=True`` so a second start does not recompile,
-``nogil=True`` so GUI threads keep running while a kernel works. A kernel and the jitted helpers it
-calls live in one module, because numba's cache does not notice edits in other files.
+callers): ``cache=True`` so a second start does not recompile, ``nogil=True`` so GUI threads keep
+running while a kernel works. A kernel and the jitted helpers it calls live in one module,
+because numba's cache does not notice edits in other files.
 """
 
 from __future__ import annotations
@@ -45,30 +45,6 @@ def fetch_add(typingctx, array, index, value):
         return builder.atomic_rmw("add", pointer, amount, "seq_cst")
 
     return signature, codegen
-
-
-@intrinsic
-def float_from_bits(typingctx, bits):
-    """The float64 whose IEEE bits are the uint64 ``bits`` (one load serves as key check and value)."""
-    if bits != types.uint64:
-        return None
-
-    def codegen(context, builder, sig, args):
-        return builder.bitcast(args[0], ir.DoubleType())
-
-    return types.float64(types.uint64), codegen
-
-
-@intrinsic
-def bits_from_float(typingctx, value):
-    """The IEEE bits of a float64 as a uint64."""
-    if value != types.float64:
-        return None
-
-    def codegen(context, builder, sig, args):
-        return builder.bitcast(args[0], ir.IntType(64))
-
-    return types.uint64(types.float64), codegen
 
 
 @intrinsic

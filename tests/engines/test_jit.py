@@ -1,4 +1,4 @@
-"""The numba seam's low-level helpers: the atomic counter threads share work by, and the float
+"""The numba seam's low-level helpers: the atomic counter threads share work by, and the float32
 bit casts the 2048 table packs its entries with."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import threading
 import numba
 import numpy as np
 
-from engines.jit import bits_from_float, fetch_add, float_from_bits, popcount
+from engines.jit import fetch_add, popcount, single_bits, single_from_bits
 
 
 @numba.njit(nogil=True)
@@ -38,14 +38,22 @@ def test_two_threads_take_every_item_exactly_once():
 
 @numba.njit
 def _round_trip(value):
-    return bits_from_float(value), float_from_bits(bits_from_float(value))
+    return single_bits(value), single_from_bits(single_bits(value))
 
 
-def test_float_bit_casts_match_ieee_754():
-    # 1.5 = 0x3FF8000000000000; -2.0 = 0xC000000000000000.
-    assert _round_trip(1.5) == (0x3FF8000000000000, 1.5)
-    assert _round_trip(-2.0) == (0xC000000000000000, -2.0)
-    assert _round_trip(1_475_605.6)[1] == 1_475_605.6
+@numba.njit
+def _single_from_bits(bits):
+    return single_from_bits(bits)
+
+
+def test_float32_bit_casts_match_ieee_754():
+    # float32: 1.5 = 0x3FC00000; -2.0 = 0xC0000000, in the low half of the word only.
+    assert _round_trip(1.5) == (0x3FC00000, 1.5)
+    assert _round_trip(-2.0) == (0xC0000000, -2.0)
+    # A value a float32 cannot hold comes back as the nearest float32 (here 1,475,605.625).
+    assert _round_trip(1_475_605.6)[1] == float(np.float32(1_475_605.6)) == 1_475_605.625
+    # What is above the low half is not read back.
+    assert _single_from_bits(np.uint64(0xFFFF_FFFF_3FC0_0000)) == 1.5
 
 
 @numba.njit
