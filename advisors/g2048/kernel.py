@@ -35,8 +35,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from engines.g2048.kernel import transpose
-from engines.jit import (FAST_BIT_DEPOSIT, deposit_bits, fetch_add, inline_kernel, kernel, popcount, prefetch,
+from engines.g2048.kernel import empty_count, transpose
+from engines.jit import (FAST_BIT_DEPOSIT, deposit_bits, fetch_add, inline_kernel, kernel, prefetch,
                          single_bits, single_from_bits, trailing_zeros)
 
 ROW_MASK = np.uint64(0xFFFF)
@@ -89,12 +89,6 @@ def _empty_cells(board):
     folded = board | (board >> np.uint64(2))
     folded |= folded >> np.uint64(1)
     return ~folded & NIBBLE_LOW_BITS
-
-
-@kernel
-def empty_count(board):
-    """The number of empty cells of ``board``: one instruction on the folded nibbles."""
-    return popcount(_empty_cells(board))
 
 
 @kernel
